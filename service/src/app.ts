@@ -1,0 +1,71 @@
+import path from 'node:path';
+import express, { Router, type Express } from 'express';
+import type { Config } from './config';
+import { authenticate, requireKey } from './http/auth';
+import { jsonBody } from './http/body';
+import './http/context';
+import { errorHandler, notFoundHandler } from './http/errors';
+import { RateLimiter, rateLimit } from './http/rate-limit';
+import { requestId } from './http/request-id';
+import { mountRoutes, type RouteDef } from './http/routes';
+import { identityRoutes } from './identity/identity.routes';
+import { meetingsRoutes } from './meetings/meetings.routes';
+import { docsRouter } from './openapi/docs.routes';
+import { participantsRoutes } from './participants/participants.routes';
+import { recordingsRoutes } from './recordings/recordings.routes';
+import type { Services } from './services';
+import type { Logger } from './shared/logger';
+import { summariesRoutes } from './summaries/summaries.routes';
+import { transcriptsRoutes } from './transcripts/transcripts.routes';
+import { registrationsRoutes } from './webinars/registrations.routes';
+
+/** What the HTTP app needs from the composition root. */
+export interface AppDeps {
+  config: Config;
+  services: Services;
+  logger: Logger;
+}
+
+/** The public API's routes, in one table that the OpenAPI test compares with the document. */
+export function publicRoutes({ config, services: s }: AppDeps): RouteDef[] {
+  return [
+    ...identityRoutes(),
+    ...meetingsRoutes(s.meetings, s.idempotency),
+    ...participantsRoutes(s.meetings, s.participants),
+    ...recordingsRoutes(s.meetings, s.recordings, {
+      baseUrl: config.baseUrl,
+      recordingsDir: path.join(config.dataDir, 'recordings'),
+    }),
+    ...transcriptsRoutes(s.meetings, s.transcripts),
+    ...summariesRoutes(s.meetings, s.summaries),
+    ...registrationsRoutes(s.registrations, s.idempotency),
+  ];
+}
+
+/** The Express app without listen(), for the server and for in-process tests. */
+export function createApp(deps: AppDeps): Express {
+  const { config, services, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+
+  app.get('/healthz', (_req, res) => {
+    services.db.prepare('SELECT 1').get();
+    res.json({ status: 'ok' });
+  });
+
+  const api = Router();
+  api.use(docsRouter());
+  api.use(authenticate(services.keys, services.identity));
+  api.use(rateLimit(new RateLimiter(config.rateLimit, services.clock), services.clock));
+  api.use(requireKey);
+  api.use(jsonBody);
+  mountRoutes(api, publicRoutes(deps));
+  app.use('/api/v1/public', api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+
+/** Every setting of the service, read once from the environment and validated. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databasePath: string;
+  logLevel: LogLevel;
+  rateLimit: RateLimitSettings;
+  allowInsecureWebhooks: boolean;
+  trustProxy: boolean;
+}
+
+/** Per-key request budget; a key may carry its own, higher one. */
+export interface RateLimitSettings {
+  perSecond: number;
+  perMinute: number;
+}
+
+/** Log verbosity, most to least. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration from `env` (process.env by default). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const dataDir = path.resolve(env.SVC_DATA_DIR ?? './data');
+  const baseUrl = (env.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ConfigError(`SVC_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  const logLevel = (env.SVC_LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    baseUrl,
+    dataDir,
+    databasePath: path.join(dataDir, 'svc.sqlite'),
+    logLevel,
+    rateLimit: {
+      perSecond: integer(env, 'SVC_RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000),
+      perMinute: integer(env, 'SVC_RATE_LIMIT_PER_MINUTE', 120, 1, 60_000_000),
+    },
+    allowInsecureWebhooks: boolean(env, 'SVC_ALLOW_INSECURE_WEBHOOKS', false),
+    trustProxy: boolean(env, 'SVC_TRUST_PROXY', false),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}

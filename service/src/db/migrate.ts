@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from './connection';
+
+const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
+
+/** Applies, in order and each in its own transaction, the numbered migrations not yet applied. */
+export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+  );
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
+  const newlyApplied: string[] = [];
+  for (const file of files) {
+    const version = Number(file.slice(0, 4));
+    if (applied.has(version)) continue;
+    const sql = fs.readFileSync(path.join(dir, file), 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        version,
+        file,
+        new Date().toISOString(),
+      );
+    })();
+    newlyApplied.push(file);
+  }
+  return newlyApplied;
+}

@@ -1,0 +1,32 @@
+import type { RequestHandler } from 'express';
+import type { IdentityService } from '../identity/identity.service';
+import type { KeysService } from '../keys/keys.service';
+import type { Scope } from '../keys/scopes';
+import { ApiError } from './errors';
+
+/** Resolves `Authorization: Bearer <key>` to a principal when the key is valid; never fails by itself, so the rate limiter can see the outcome. */
+export function authenticate(keys: KeysService, identity: IdentityService): RequestHandler {
+  return function authenticateMiddleware(req, _res, next) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '');
+    const key = match ? keys.verify(match[1]!) : undefined;
+    if (key) req.principal = identity.principalOf(key);
+    next();
+  };
+}
+
+/** Rejects requests without a valid key with one 401 that does not reveal why the key failed. */
+export const requireKey: RequestHandler = function requireKeyMiddleware(req, res, next) {
+  if (req.principal) return next();
+  res.set('WWW-Authenticate', 'Bearer realm="svc"');
+  next(new ApiError('unauthorized', 401, 'Missing or invalid API key. Send Authorization: Bearer svc_sk_...'));
+};
+
+/** Rejects keys that lack `scope` with 403 insufficient_scope naming the scope. */
+export function requireScope(scope: Scope): RequestHandler {
+  return function requireScopeMiddleware(req, _res, next) {
+    if (req.principal?.key.scopes.includes(scope)) return next();
+    next(
+      new ApiError('insufficient_scope', 403, `This API key lacks the ${scope} scope`, { required_scope: scope }),
+    );
+  };
+}

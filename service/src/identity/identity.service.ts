@@ -1,0 +1,65 @@
+import { ApiError } from '../http/errors';
+import { isoAt, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/ids';
+import type { ApiKeyRow } from '../keys/keys.repo';
+import type { IdentityRepo, OrganizationRow, UserRow } from './identity.repo';
+
+/** Who is calling: the key's owner and the organizations the key may act in. */
+export interface Principal {
+  key: ApiKeyRow;
+  user: UserRow;
+  organizations: OrganizationRow[];
+}
+
+/** Users, organizations and what a key may reach. */
+export class IdentityService {
+  constructor(
+    private readonly repo: IdentityRepo,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the owner and a first organization when the database has no user yet; returns the owner and whether it was created now. */
+  ensureOwner(): { owner: UserRow; created: boolean } {
+    const existing = this.repo.findOwner();
+    if (existing) return { owner: existing, created: false };
+    const at = isoAt(this.clock.now());
+    const owner: UserRow = { id: this.ids.next('usr'), name: 'Owner', email: 'owner@localhost', created_at: at };
+    this.repo.insertUser(owner);
+    this.createOrganization(owner.id, 'My organization');
+    return { owner, created: true };
+  }
+
+  /** Creates an organization with `userId` as its owner. */
+  createOrganization(userId: string, name: string): OrganizationRow {
+    const org: OrganizationRow = { id: this.ids.next('org'), name, created_at: isoAt(this.clock.now()) };
+    this.repo.insertOrganization(org);
+    this.repo.addMember(userId, org.id, 'owner', org.created_at);
+    return org;
+  }
+
+  listOrganizations(): OrganizationRow[] {
+    return this.repo.listOrganizations();
+  }
+
+  /** The principal of a verified key: a restricted key reaches only its organization. */
+  principalOf(key: ApiKeyRow): Principal {
+    const user = this.repo.findUser(key.user_id);
+    if (!user) throw new ApiError('unauthorized', 401, 'Missing or invalid API key');
+    const memberOf = this.repo.organizationsOf(user.id);
+    const organizations = key.organization_id === null ? memberOf : memberOf.filter((o) => o.id === key.organization_id);
+    return { key, user, organizations };
+  }
+
+  /** The organization new records go to: the requested one if the key reaches it, else the key's first. */
+  targetOrganization(principal: Principal, requested?: string): OrganizationRow {
+    if (requested !== undefined) {
+      const org = principal.organizations.find((o) => o.id === requested);
+      if (!org) throw ApiError.invalid([{ param: 'organization_id', message: 'is not an organization this key can act in' }]);
+      return org;
+    }
+    const first = principal.organizations[0];
+    if (!first) throw ApiError.conflict('This key can act in no organization');
+    return first;
+  }
+}

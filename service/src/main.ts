@@ -1,0 +1,54 @@
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/connection';
+import { migrate } from './db/migrate';
+import { SCOPES } from './keys/scopes';
+import { createServices } from './services';
+import { systemClock } from './shared/clock';
+import { createLogger } from './shared/logger';
+
+/** Composition root: config -> database + migrations -> HTTP; stops gracefully on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databasePath);
+  const applied = migrate(db);
+  if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
+
+  const services = createServices(db, config, systemClock);
+  const { owner, created } = services.identity.ensureOwner();
+  if (created) {
+    const { key } = services.keys.create({ userId: owner.id, name: 'Owner key (first start)', scopes: [...SCOPES] });
+    process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
+  }
+
+  const app = createApp({ config, services, logger });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    server.close(() => {
+      db.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`svc failed to start: ${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});

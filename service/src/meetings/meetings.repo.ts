@@ -1,0 +1,100 @@
+import type { Db } from '../db/connection';
+
+/** Lifecycle of a meeting: scheduled -> live -> ended, or scheduled -> cancelled. */
+export type MeetingStatus = 'scheduled' | 'live' | 'ended' | 'cancelled';
+
+/** A meeting or webinar as stored. */
+export interface MeetingRow {
+  id: string;
+  organization_id: string;
+  code: string;
+  title: string;
+  kind: 'meeting' | 'webinar';
+  slug: string | null;
+  scheduled_at: string;
+  scheduled_at_ms: number;
+  duration_minutes: number;
+  waiting_room: 0 | 1;
+  transcription_auto: 0 | 1;
+  status: MeetingStatus;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+/** Columns a meeting update may change. */
+export type MeetingChanges = Partial<
+  Pick<
+    MeetingRow,
+    | 'title'
+    | 'scheduled_at'
+    | 'scheduled_at_ms'
+    | 'duration_minutes'
+    | 'waiting_room'
+    | 'transcription_auto'
+    | 'status'
+    | 'started_at'
+    | 'ended_at'
+  >
+> & { updated_at: string };
+
+/** SQL access to the meetings table; every read is confined to the given organizations. */
+export class MeetingsRepo {
+  private readonly insertStmt;
+  private readonly byId;
+  private readonly byCode;
+  private readonly bySlug;
+  private readonly listStmt;
+  private readonly listByStatusStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO meetings (id, organization_id, code, title, kind, slug,
+      scheduled_at, scheduled_at_ms, duration_minutes, waiting_room, transcription_auto, status,
+      created_at, updated_at, started_at, ended_at)
+      VALUES (@id, @organization_id, @code, @title, @kind, @slug, @scheduled_at, @scheduled_at_ms,
+      @duration_minutes, @waiting_room, @transcription_auto, @status, @created_at, @updated_at,
+      @started_at, @ended_at)`);
+    const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
+    this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);
+    this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
+    this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs}`);
+    this.listStmt = db.prepare<[string, string, number], MeetingRow>(
+      `SELECT * FROM meetings WHERE ${inOrgs} AND id < ? ORDER BY id DESC LIMIT ?`,
+    );
+    this.listByStatusStmt = db.prepare<[string, string, string, number], MeetingRow>(
+      `SELECT * FROM meetings WHERE ${inOrgs} AND status = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+    );
+  }
+
+  insert(row: MeetingRow): void {
+    this.insertStmt.run(row);
+  }
+
+  /** Finds by id (`mtg_...`) or join code within `orgIds`. */
+  find(orgIds: string[], idOrCode: string): MeetingRow | undefined {
+    const stmt = idOrCode.startsWith('mtg_') ? this.byId : this.byCode;
+    return stmt.get(idOrCode, JSON.stringify(orgIds));
+  }
+
+  findBySlug(orgIds: string[], slug: string): MeetingRow | undefined {
+    return this.bySlug.get(slug, JSON.stringify(orgIds));
+  }
+
+  /** Up to `limit` meetings with ids below `before` (all when null), newest first. */
+  list(orgIds: string[], opts: { status?: MeetingStatus; before: string | null; limit: number }): MeetingRow[] {
+    const before = opts.before ?? '~';
+    const orgs = JSON.stringify(orgIds);
+    return opts.status
+      ? this.listByStatusStmt.all(orgs, opts.status, before, opts.limit)
+      : this.listStmt.all(orgs, before, opts.limit);
+  }
+
+  /** Applies `changes` when the meeting is still in `expectedStatus`; false when it was not. */
+  update(id: string, expectedStatus: MeetingStatus, changes: MeetingChanges): boolean {
+    const columns = Object.keys(changes);
+    const sql = `UPDATE meetings SET ${columns.map((c) => `${c} = @${c}`).join(', ')}
+      WHERE id = @id AND status = @expectedStatus`;
+    return this.db.prepare(sql).run({ ...changes, id, expectedStatus }).changes === 1;
+  }
+}

@@ -1,0 +1,103 @@
+import type { JsonSchema } from '../http/validation';
+
+const settings: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    waiting_room: { type: 'boolean', description: 'Guests wait until a host admits them.' },
+    transcription_auto: { type: 'boolean', description: 'Record and transcribe automatically when the meeting starts.' },
+  },
+};
+
+const title: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
+const scheduledAt: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: 'ISO 8601 date-time with a UTC offset; returned exactly as sent.',
+  examples: ['2026-05-01T09:00:00+02:00'],
+};
+const duration: JsonSchema = { type: 'integer', minimum: 1, maximum: 1440 };
+
+/** Body of POST /meetings. */
+export const createMeetingSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title'],
+  properties: {
+    title,
+    scheduled_at: { ...scheduledAt, description: 'Start time; absent means an instant meeting starting now.' },
+    duration_minutes: { ...duration, default: 60 },
+    settings,
+    kind: { type: 'string', enum: ['meeting', 'webinar'], default: 'meeting' },
+    slug: {
+      type: 'string',
+      pattern: '^[a-z0-9](?:[a-z0-9-]{1,62}[a-z0-9])$',
+      description: "Webinars only: the public name used in /webinars/{slug}/registrations. 3-64 of a-z, 0-9 and '-'.",
+    },
+    organization_id: {
+      type: 'string',
+      description: 'Organization to create the meeting in; defaults to the key’s organization (or the first one it can act in).',
+    },
+  },
+};
+
+/** Body of POST /meetings after validation. */
+export interface CreateMeetingInput {
+  title: string;
+  scheduled_at?: string;
+  duration_minutes?: number;
+  settings?: { waiting_room?: boolean; transcription_auto?: boolean };
+  kind?: 'meeting' | 'webinar';
+  slug?: string;
+  organization_id?: string;
+}
+
+/** Body of PATCH /meetings/{id}. */
+export const updateMeetingSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    title,
+    scheduled_at: scheduledAt,
+    duration_minutes: duration,
+    settings: { ...settings, description: 'Merged into the current settings.' },
+    status: { type: 'string', enum: ['ended'], description: '`ended` ends a live meeting for everyone.' },
+  },
+};
+
+/** Body of PATCH /meetings/{id} after validation. */
+export interface UpdateMeetingInput {
+  title?: string;
+  scheduled_at?: string;
+  duration_minutes?: number;
+  settings?: { waiting_room?: boolean; transcription_auto?: boolean };
+  status?: 'ended';
+}
+
+/** The meeting resource as the API returns it. */
+export const meetingSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'code', 'title', 'kind', 'slug', 'scheduled_at', 'duration_minutes', 'settings', 'status', 'join_url', 'organization_id', 'created_at', 'updated_at', 'started_at', 'ended_at'],
+  properties: {
+    id: { type: 'string', examples: ['mtg_01jd8x3k2m0000000000000000'] },
+    code: { type: 'string', pattern: '^[a-z]{3}-[a-z]{4}-[a-z]{3}$', examples: ['abc-defg-hij'] },
+    title: { type: 'string' },
+    kind: { type: 'string', enum: ['meeting', 'webinar'] },
+    slug: { type: ['string', 'null'] },
+    scheduled_at: { type: 'string', format: 'date-time' },
+    duration_minutes: { type: 'integer' },
+    settings: {
+      type: 'object',
+      required: ['waiting_room', 'transcription_auto'],
+      properties: { waiting_room: { type: 'boolean' }, transcription_auto: { type: 'boolean' } },
+    },
+    status: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] },
+    join_url: { type: 'string', format: 'uri' },
+    organization_id: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    started_at: { type: ['string', 'null'], format: 'date-time' },
+    ended_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};

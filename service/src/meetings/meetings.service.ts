@@ -1,0 +1,196 @@
+import type { Principal } from '../identity/identity.service';
+import type { IdentityService } from '../identity/identity.service';
+import { ApiError } from '../http/errors';
+import type { PageRequest } from '../http/pagination';
+import { isoAt, type Clock } from '../shared/clock';
+import { newMeetingCode, type IdGenerator } from '../shared/ids';
+import type { MeetingChanges, MeetingRow, MeetingsRepo, MeetingStatus } from './meetings.repo';
+import type { CreateMeetingInput, UpdateMeetingInput } from './meetings.schemas';
+
+/** The meeting resource of the API. */
+export interface Meeting {
+  id: string;
+  code: string;
+  title: string;
+  kind: 'meeting' | 'webinar';
+  slug: string | null;
+  scheduled_at: string;
+  duration_minutes: number;
+  settings: { waiting_room: boolean; transcription_auto: boolean };
+  status: MeetingStatus;
+  join_url: string;
+  organization_id: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+const CODE_ATTEMPTS = 8;
+
+/** The rules of meetings and webinars: creation, edits, and the scheduled -> live -> ended / cancelled lifecycle. */
+export class MeetingsService {
+  constructor(
+    private readonly repo: MeetingsRepo,
+    private readonly identity: IdentityService,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+  ) {}
+
+  create(principal: Principal, input: CreateMeetingInput): Meeting {
+    const kind = input.kind ?? 'meeting';
+    if (kind === 'webinar' && input.slug === undefined) {
+      throw ApiError.invalid([{ param: 'slug', message: 'is required for a webinar' }]);
+    }
+    if (kind === 'meeting' && input.slug !== undefined) {
+      throw ApiError.invalid([{ param: 'slug', message: 'is only for webinars (kind: "webinar")' }]);
+    }
+    const org = this.identity.targetOrganization(principal, input.organization_id);
+    const now = this.clock.now();
+    const scheduled = input.scheduled_at ?? isoAt(now);
+    const row: MeetingRow = {
+      id: this.ids.next('mtg'),
+      organization_id: org.id,
+      code: '',
+      title: input.title,
+      kind,
+      slug: input.slug ?? null,
+      scheduled_at: scheduled,
+      scheduled_at_ms: instant(scheduled, 'scheduled_at'),
+      duration_minutes: input.duration_minutes ?? 60,
+      waiting_room: input.settings?.waiting_room ? 1 : 0,
+      transcription_auto: input.settings?.transcription_auto ? 1 : 0,
+      status: 'scheduled',
+      created_at: isoAt(now),
+      updated_at: isoAt(now),
+      started_at: null,
+      ended_at: null,
+    };
+    for (let attempt = 1; ; attempt++) {
+      row.code = newMeetingCode();
+      try {
+        this.repo.insert(row);
+        return this.view(row);
+      } catch (err) {
+        const message = (err as Error).message;
+        if (message.includes('meetings.slug')) {
+          throw new ApiError('conflict', 409, `The slug "${row.slug}" is already taken`, { param: 'slug' });
+        }
+        if (!message.includes('meetings.code') || attempt === CODE_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  get(principal: Principal, idOrCode: string): Meeting {
+    return this.view(this.find(principal, idOrCode));
+  }
+
+  /** The stored row of a meeting the principal can reach, or a 404. */
+  find(principal: Principal, idOrCode: string): MeetingRow {
+    const row = this.repo.find(orgIdsOf(principal), idOrCode);
+    if (!row) throw ApiError.notFound(`Meeting ${idOrCode}`);
+    return row;
+  }
+
+  /** The webinar with `slug` that the principal can reach, or a 404. */
+  findWebinar(principal: Principal, slug: string): MeetingRow {
+    const row = this.repo.findBySlug(orgIdsOf(principal), slug);
+    if (!row) throw ApiError.notFound(`Webinar ${slug}`);
+    return row;
+  }
+
+  list(principal: Principal, page: PageRequest, status?: MeetingStatus): MeetingRow[] {
+    return this.repo.list(orgIdsOf(principal), { status, before: page.after, limit: page.limit + 1 });
+  }
+
+  update(principal: Principal, idOrCode: string, input: UpdateMeetingInput): Meeting {
+    const row = this.find(principal, idOrCode);
+    if (input.status === 'ended') {
+      if (Object.keys(input).length > 1) {
+        throw ApiError.invalid([{ param: 'status', message: 'cannot be changed together with other fields' }]);
+      }
+      return this.end(row);
+    }
+    if (row.status === 'ended' || row.status === 'cancelled') {
+      throw ApiError.conflict(`Meeting ${row.code} is ${row.status} and can no longer be changed`);
+    }
+    const changes: MeetingChanges = { updated_at: isoAt(this.clock.now()) };
+    if (input.title !== undefined) changes.title = input.title;
+    if (input.scheduled_at !== undefined) {
+      changes.scheduled_at = input.scheduled_at;
+      changes.scheduled_at_ms = instant(input.scheduled_at, 'scheduled_at');
+    }
+    if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;
+    if (input.settings?.waiting_room !== undefined) changes.waiting_room = input.settings.waiting_room ? 1 : 0;
+    if (input.settings?.transcription_auto !== undefined) {
+      changes.transcription_auto = input.settings.transcription_auto ? 1 : 0;
+    }
+    return this.apply(row, changes);
+  }
+
+  /** Cancels a scheduled meeting; the record stays readable with status `cancelled`. */
+  cancel(principal: Principal, idOrCode: string): Meeting {
+    const row = this.find(principal, idOrCode);
+    if (row.status !== 'scheduled') {
+      throw ApiError.conflict(`Only a scheduled meeting can be cancelled; meeting ${row.code} is ${row.status}`);
+    }
+    return this.apply(row, { status: 'cancelled', updated_at: isoAt(this.clock.now()) });
+  }
+
+  /** Marks a scheduled meeting live; the rooms call this when the first participant joins. Idempotent for a live one. */
+  start(row: MeetingRow): Meeting {
+    if (row.status === 'live') return this.view(row);
+    if (row.status !== 'scheduled') throw ApiError.conflict(`Meeting ${row.code} is ${row.status} and cannot start`);
+    const at = isoAt(this.clock.now());
+    return this.apply(row, { status: 'live', started_at: at, updated_at: at });
+  }
+
+  /** Ends a live meeting for everyone. */
+  end(row: MeetingRow): Meeting {
+    if (row.status !== 'live') {
+      throw ApiError.conflict(`Only a live meeting can be ended; meeting ${row.code} is ${row.status}`);
+    }
+    const at = isoAt(this.clock.now());
+    return this.apply(row, { status: 'ended', ended_at: at, updated_at: at });
+  }
+
+  /** The API form of a stored meeting. */
+  view(row: MeetingRow): Meeting {
+    return {
+      id: row.id,
+      code: row.code,
+      title: row.title,
+      kind: row.kind,
+      slug: row.slug,
+      scheduled_at: row.scheduled_at,
+      duration_minutes: row.duration_minutes,
+      settings: { waiting_room: row.waiting_room === 1, transcription_auto: row.transcription_auto === 1 },
+      status: row.status,
+      join_url: `${this.baseUrl}/m/${row.code}`,
+      organization_id: row.organization_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      started_at: row.started_at,
+      ended_at: row.ended_at,
+    };
+  }
+
+  private apply(row: MeetingRow, changes: MeetingChanges): Meeting {
+    if (!this.repo.update(row.id, row.status, changes)) {
+      throw ApiError.conflict(`Meeting ${row.code} changed while this request ran; retry it`);
+    }
+    return this.view({ ...row, ...changes });
+  }
+}
+
+/** The ids of the organizations a principal can reach. */
+export function orgIdsOf(principal: Principal): string[] {
+  return principal.organizations.map((o) => o.id);
+}
+
+function instant(value: string, param: string): number {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw ApiError.invalid([{ param, message: 'is not a real date-time' }]);
+  return ms;
+}

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import express, { Router } from 'express';
+import { openApiDocument } from './openapi.document';
+
+const consoleHtml = (base: string) => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>svc API console</title>
+  <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="console"></div>
+  <script src="${base}/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="${base}/docs/console.js"></script>
+</body>
+</html>`;
+
+const consoleJs = (base: string) => `window.ui = SwaggerUIBundle({
+  url: '${base}/openapi.json',
+  dom_id: '#console',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+});`;
+
+/** Unauthenticated: the OpenAPI document and the interactive console, served from the swagger-ui-dist package. */
+export function docsRouter(basePath = '/api/v1/public'): Router {
+  const router = Router();
+  const documentJson = JSON.stringify(openApiDocument(basePath));
+  const html = consoleHtml(basePath);
+  const js = consoleJs(basePath);
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(documentJson);
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(html);
+  });
+  router.get('/docs/console.js', (_req, res) => {
+    res.type('application/javascript').send(js);
+  });
+  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
+  return router;
+}

@@ -1,0 +1,45 @@
+import type { Db } from '../db/connection';
+
+/** A recording of a meeting, as stored; its file lives under the data directory. */
+export interface RecordingRow {
+  id: string;
+  meeting_id: string;
+  kind: 'video' | 'audio';
+  status: 'processing' | 'ready' | 'failed';
+  duration_seconds: number | null;
+  file_name: string | null;
+  content_type: string | null;
+  size_bytes: number | null;
+  created_at: string;
+  ready_at: string | null;
+}
+
+/** SQL access to the recordings table. */
+export class RecordingsRepo {
+  private readonly insertStmt;
+  private readonly listStmt;
+  private readonly byId;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
+      file_name, content_type, size_bytes, created_at, ready_at)
+      VALUES (@id, @meeting_id, @kind, @status, @duration_seconds, @file_name, @content_type, @size_bytes,
+      @created_at, @ready_at)`);
+    this.listStmt = db.prepare<[string, string, number], RecordingRow>(
+      'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
+    );
+    this.byId = db.prepare<[string], RecordingRow>('SELECT * FROM recordings WHERE id = ?');
+  }
+
+  insert(row: RecordingRow): void {
+    this.insertStmt.run(row);
+  }
+
+  list(meetingId: string, before: string | null, limit: number): RecordingRow[] {
+    return this.listStmt.all(meetingId, before ?? '~', limit);
+  }
+
+  findById(id: string): RecordingRow | undefined {
+    return this.byId.get(id);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../db/connection';
+
+/** Transcript segments a summary item was drawn from, by index. */
+export type Cite = number[];
+
+/** A meeting's summary. */
+export interface Summary {
+  meeting_id: string;
+  tldr: string;
+  decisions: { text: string; cite: Cite }[];
+  action_items: { text: string; owner: string | null; due: string | null; cite: Cite }[];
+  generator: 'extractive' | 'llm';
+  created_at: string;
+}
+
+type StoredSummary = Omit<Summary, 'decisions' | 'action_items'> & { decisions: string; action_items: string };
+
+/** SQL access to the summaries table (one summary per meeting). */
+export class SummariesRepo {
+  private readonly upsertStmt;
+  private readonly byMeeting;
+
+  constructor(db: Db) {
+    this.upsertStmt = db.prepare(`INSERT INTO summaries (meeting_id, tldr, decisions, action_items, generator, created_at)
+      VALUES (@meeting_id, @tldr, @decisions, @action_items, @generator, @created_at)
+      ON CONFLICT (meeting_id) DO UPDATE SET tldr = excluded.tldr, decisions = excluded.decisions,
+        action_items = excluded.action_items, generator = excluded.generator, created_at = excluded.created_at`);
+    this.byMeeting = db.prepare<[string], StoredSummary>('SELECT * FROM summaries WHERE meeting_id = ?');
+  }
+
+  save(summary: Summary): void {
+    this.upsertStmt.run({
+      ...summary,
+      decisions: JSON.stringify(summary.decisions),
+      action_items: JSON.stringify(summary.action_items),
+    });
+  }
+
+  find(meetingId: string): Summary | undefined {
+    const row = this.byMeeting.get(meetingId);
+    return (
+      row && {
+        ...row,
+        decisions: JSON.parse(row.decisions) as Summary['decisions'],
+        action_items: JSON.parse(row.action_items) as Summary['action_items'],
+      }
+    );
+  }
+}

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { openDatabase } from '../db/connection';
+import { migrate } from '../db/migrate';
+import type { OrganizationRow, UserRow } from '../identity/identity.repo';
+import type { Scope } from '../keys/scopes';
+import { SCOPES } from '../keys/scopes';
+import { createServices, type Services } from '../services';
+import { ManualClock } from '../shared/clock';
+import { createLogger } from '../shared/logger';
+
+/** An answer as the tests see it. */
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON
+}
+
+/** Options of one request: the key to send, a JSON body, a raw body and extra headers. */
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** The real app on a real SQLite file in a temp dir, listening on a loopback port. */
+export interface TestServer {
+  url: string;
+  services: Services;
+  config: Config;
+  clock: ManualClock;
+  owner: UserRow;
+  org: OrganizationRow;
+  dataDir: string;
+  request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
+  /** Creates a key for the owner; unlimited rate unless `rateLimited`. */
+  key(scopes?: readonly Scope[], opts?: { org?: string; rateLimited?: boolean; expiresAt?: string }): string;
+  close(): Promise<void>;
+}
+
+/** Starts a test server; the clock is manual and starts at the real current time. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', PORT: '0', ...env });
+  const clock = new ManualClock(Date.now());
+  const db = openDatabase(config.databasePath);
+  migrate(db);
+  const services = createServices(db, config, clock);
+  const { owner } = services.identity.ensureOwner();
+  const org = services.identity.listOrganizations()[0]!;
+  const app = createApp({ config, services, logger: createLogger('silent') });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (server.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    services,
+    config,
+    clock,
+    owner,
+    org,
+    dataDir,
+    async request(method, pathAndQuery, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      let body: string | Buffer | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(url + pathAndQuery, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    key(scopes = SCOPES, opts = {}) {
+      return services.keys.create({
+        userId: owner.id,
+        name: 'test key',
+        scopes: [...scopes],
+        organizationId: opts.org ?? null,
+        expiresAt: opts.expiresAt ?? null,
+        rateLimitPerSecond: opts.rateLimited ? null : 1_000_000,
+        rateLimitPerMinute: opts.rateLimited ? null : 1_000_000,
+      }).key;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Db } from '../db/connection';
+
+/** Someone registered for a webinar, as stored. */
+export interface RegistrationRow {
+  id: string;
+  meeting_id: string;
+  email: string;
+  email_normalized: string;
+  name: string;
+  created_at: string;
+}
+
+/** SQL access to the registrations table. */
+export class RegistrationsRepo {
+  private readonly insertStmt;
+  private readonly byEmail;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO registrations (id, meeting_id, email, email_normalized, name, created_at)
+      VALUES (@id, @meeting_id, @email, @email_normalized, @name, @created_at)`);
+    this.byEmail = db.prepare<[string, string], RegistrationRow>(
+      'SELECT * FROM registrations WHERE meeting_id = ? AND email_normalized = ?',
+    );
+  }
+
+  insert(row: RegistrationRow): void {
+    this.insertStmt.run(row);
+  }
+
+  findByEmail(meetingId: string, emailNormalized: string): RegistrationRow | undefined {
+    return this.byEmail.get(meetingId, emailNormalized);
+  }
+}

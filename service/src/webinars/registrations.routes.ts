@@ -1,0 +1,25 @@
+import { sendIdempotent } from '../http/idempotent';
+import type { RouteDef } from '../http/routes';
+import { bodyValidator } from '../http/validation';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
+import { createRegistrationSchema, type CreateRegistrationInput } from './registrations.schemas';
+import type { RegistrationsService } from './registrations.service';
+
+/** POST /webinars/{slug}/registrations: 201 for a new registration, 200 with the existing one for a known email. */
+export function registrationsRoutes(registrations: RegistrationsService, idempotency: IdempotencyService): RouteDef[] {
+  const parse = bodyValidator<CreateRegistrationInput>(createRegistrationSchema);
+  return [
+    {
+      method: 'post',
+      path: '/webinars/:slug/registrations',
+      scope: 'webinars:write',
+      handler(req, res) {
+        const input = parse(req.body);
+        sendIdempotent(req, res, idempotency, () => {
+          const { registration, created } = registrations.register(req.principal!, String(req.params.slug), input);
+          return { status: created ? 201 : 200, body: registration };
+        });
+      },
+    },
+  ];
+}

@@ -1,0 +1,56 @@
+import type { Principal } from '../identity/identity.service';
+import { ApiError } from '../http/errors';
+import type { MeetingsService } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/ids';
+import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
+import type { CreateRegistrationInput } from './registrations.schemas';
+
+/** The registration resource of the API. */
+export interface Registration {
+  id: string;
+  webinar: { slug: string; title: string; meeting_id: string };
+  email: string;
+  name: string;
+  join_url: string;
+  created_at: string;
+}
+
+/** Webinar registration: one registration per webinar and email address. */
+export class RegistrationsService {
+  constructor(
+    private readonly repo: RegistrationsRepo,
+    private readonly meetings: MeetingsService,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Registers `input.email` for the webinar `slug`; `created` is false when that email was already registered. */
+  register(principal: Principal, slug: string, input: CreateRegistrationInput): { registration: Registration; created: boolean } {
+    const webinar = this.meetings.findWebinar(principal, slug);
+    const emailNormalized = input.email.trim().toLowerCase();
+    const existing = this.repo.findByEmail(webinar.id, emailNormalized);
+    const view = (row: RegistrationRow): Registration => ({
+      id: row.id,
+      webinar: { slug, title: webinar.title, meeting_id: webinar.id },
+      email: row.email,
+      name: row.name,
+      join_url: `${this.meetings.view(webinar).join_url}?registration=${row.id}`,
+      created_at: row.created_at,
+    });
+    if (existing) return { registration: view(existing), created: false };
+    if (webinar.status === 'ended' || webinar.status === 'cancelled') {
+      throw ApiError.conflict(`Webinar ${slug} is ${webinar.status} and takes no new registrations`);
+    }
+    const row: RegistrationRow = {
+      id: this.ids.next('reg'),
+      meeting_id: webinar.id,
+      email: input.email.trim(),
+      email_normalized: emailNormalized,
+      name: input.name.trim(),
+      created_at: isoAt(this.clock.now()),
+    };
+    this.repo.insert(row);
+    return { registration: view(row), created: true };
+  }
+}
