@@ -1,0 +1,70 @@
+import { runCli } from './cli';
+import { openDatabase } from './db/connection';
+import { migrate } from './db/migrate';
+import { createServices } from './services';
+import { ManualClock } from './shared/clock';
+
+describe('svc CLI', () => {
+  const clock = new ManualClock();
+  const db = openDatabase(':memory:');
+  migrate(db);
+  const services = createServices(db, { baseUrl: '' }, clock);
+  afterAll(() => db.close());
+
+  function run(...argv: string[]) {
+    let out = '';
+    let err = '';
+    const code = runCli(argv, db, { out: (s) => (out += s), err: (s) => (err += s) }, clock);
+    return { code, out, err };
+  }
+
+  it('keys create prints only the key, with the scopes, organization, expiry and limits asked for', () => {
+    const org = run('orgs', 'create', '--name', 'Acme').out.trim();
+    expect(org).toMatch(/^org_/);
+    const { code, out, err } = run('keys', 'create', '--name', 'zapier', '--scopes', 'meetings:read,webinars:write', '--org', org, '--expires-in', '30d', '--rate-limit-per-minute', '600');
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/^svc_sk_[0-9a-z]{52}\n$/);
+    const row = services.keys.verify(out.trim())!;
+    expect(row).toMatchObject({
+      name: 'zapier',
+      scopes: ['meetings:read', 'webinars:write'],
+      organization_id: org,
+      expires_at: new Date(clock.now() + 30 * 86_400_000).toISOString(),
+      rate_limit_per_minute: 600,
+      rate_limit_per_second: null,
+    });
+  });
+
+  it('keys list shows keys without secrets; keys revoke takes effect at once', () => {
+    const key = run('keys', 'create', '--name', 'temp', '--scopes', 'all').out.trim();
+    const row = services.keys.verify(key)!;
+    const listed = run('keys', 'list', '--json');
+    expect(listed.out).not.toContain(key);
+    expect(JSON.parse(listed.out)).toContainEqual(expect.objectContaining({ id: row.id, name: 'temp', key: `svc_sk_${row.lookup}…`, revoked_at: null }));
+    expect(run('keys', 'list').out).toContain(`${row.id}  svc_sk_${row.lookup}…  temp`);
+    expect(run('keys', 'revoke', row.id).code).toBe(0);
+    expect(services.keys.verify(key)).toBeUndefined();
+    expect(run('keys', 'revoke', row.id)).toMatchObject({ code: 1, err: expect.stringContaining('already revoked') });
+  });
+
+  it.each([
+    [['keys', 'create', '--scopes', 'all'], '--name is required'],
+    [['keys', 'create', '--name', 'x'], '--scopes is required'],
+    [['keys', 'create', '--name', 'x', '--scopes', 'meetings:admin'], 'unknown scope(s): meetings:admin'],
+    [['keys', 'create', '--name', 'x', '--scopes', 'all', '--expires-in', '3 weeks'], '--expires-in must look like'],
+    [['keys', 'create', '--name', 'x', '--scopes', 'all', '--org', 'org_nope'], 'no organization org_nope'],
+    [['keys', 'create', '--name', 'x', '--scopes', 'all', '--bogus'], "Unknown option '--bogus'"],
+    [['keys', 'revoke'], 'name the key id'],
+    [['nothing'], 'unknown command'],
+    [[], 'no command given'],
+  ])('%j fails with usage (exit 2) and creates nothing', (argv, message) => {
+    const before = services.keys.list().length;
+    const { code, out, err } = run(...argv);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain(message);
+    expect(err).toContain('Usage:');
+    expect(services.keys.list()).toHaveLength(before);
+  });
+});

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from './connection';
+import { migrate } from './migrate';
+
+describe('database connection and migrations', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-db-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('opens in WAL mode with a busy timeout and foreign keys on', () => {
+    const db = openDatabase(path.join(dir, 'nested', 'svc.sqlite'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('applies each migration once, in order', () => {
+    const db = openDatabase(path.join(dir, 'm.sqlite'));
+    const first = migrate(db);
+    expect(first[0]).toBe('0001_foundation.sql');
+    expect(migrate(db)).toEqual([]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(first.map((f) => Number(f.slice(0, 4))));
+    db.close();
+  });
+
+  it('rolls a failing migration back completely', () => {
+    const migrations = fs.mkdtempSync(path.join(dir, 'migs-'));
+    fs.writeFileSync(path.join(migrations, '0001_ok.sql'), 'CREATE TABLE a (x INTEGER);');
+    fs.writeFileSync(path.join(migrations, '0002_broken.sql'), 'CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);');
+    const db = openDatabase(path.join(dir, 'broken.sqlite'));
+    expect(() => migrate(db, migrations)).toThrow(/no such table: nowhere/);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')").pluck().all()).toEqual(['a']);
+    expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    db.close();
+  });
+});

@@ -1,0 +1,137 @@
+import { SCOPES, type Scope } from '../keys/scopes';
+import { seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+/** The spec's endpoint table, written out independently of the route table it checks. */
+const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unknown }[] = [
+  { method: 'GET', path: '/me', scope: null },
+  { method: 'GET', path: '/meetings', scope: 'meetings:read' },
+  { method: 'POST', path: '/meetings', scope: 'meetings:write', body: { title: 'Scope check' } },
+  { method: 'GET', path: '/meetings/{id}', scope: 'meetings:read' },
+  { method: 'PATCH', path: '/meetings/{id}', scope: 'meetings:write', body: { title: 'Renamed' } },
+  { method: 'DELETE', path: '/meetings/{id}', scope: 'meetings:write' },
+  { method: 'GET', path: '/meetings/{id}/participants', scope: 'meetings:read' },
+  { method: 'GET', path: '/meetings/{id}/recordings', scope: 'recordings:read' },
+  { method: 'GET', path: '/recordings/{recording_id}/download', scope: 'recordings:read' },
+  { method: 'GET', path: '/meetings/{id}/transcript', scope: 'transcripts:read' },
+  { method: 'GET', path: '/meetings/{id}/summary', scope: 'transcripts:read' },
+  { method: 'POST', path: '/webinars/{slug}/registrations', scope: 'webinars:write', body: { email: 'ann@example.com', name: 'Ann' } },
+];
+
+/** A meeting with a participant, a ready recording, a transcript and a summary, plus a webinar. */
+function seedEverything(t: TestServer, orgId: string, slug: string) {
+  const meeting = seedMeeting(t, {}, orgId);
+  seedParticipant(t, meeting.id);
+  const recording = seedRecording(t, meeting.id);
+  seedTranscript(t, meeting.id);
+  seedSummary(t, meeting.id);
+  seedMeeting(t, { kind: 'webinar', slug, title: 'Webinar' }, orgId);
+  return { meeting, recording, slug };
+}
+
+/** Everything a request could change, to prove a refused one changed nothing. */
+function snapshot(t: TestServer): string {
+  return JSON.stringify([t.services.db.prepare('SELECT * FROM meetings ORDER BY id').all(), t.services.db.prepare('SELECT * FROM registrations').all()]);
+}
+
+function fill(path: string, ids: { id: string; recording_id: string; slug: string }): string {
+  return path.replace('{id}', ids.id).replace('{recording_id}', ids.recording_id).replace('{slug}', ids.slug);
+}
+
+describe('scope matrix: every endpoint x every scope', () => {
+  let t: TestServer;
+  let ids: { id: string; recording_id: string; slug: string };
+  beforeAll(async () => {
+    t = await startTestServer();
+    const seeded = seedEverything(t, t.org.id, 'scope-webinar');
+    ids = { id: seeded.meeting.id, recording_id: seeded.recording.id, slug: seeded.slug };
+  });
+  afterAll(() => t.close());
+
+  const grants: { label: string; scopes: Scope[] }[] = [
+    { label: 'no scope', scopes: [] },
+    ...SCOPES.map((s) => ({ label: s, scopes: [s] })),
+  ];
+  const matrix = ENDPOINTS.flatMap((e) => grants.map((g) => ({ ...e, ...g, allowed: e.scope === null || g.scopes.includes(e.scope) })));
+
+  it.each(matrix)('$method $path with $label -> allowed: $allowed', async ({ method, path, scope, body, scopes, allowed }) => {
+    const key = t.key(scopes);
+    // DELETE cancels, so each check gets a fresh scheduled meeting.
+    const target = method === 'DELETE' ? { ...ids, id: seedMeeting(t).id } : ids;
+    const res = await t.request(method, `/api/v1/public${fill(path, target)}`, { key, body });
+    if (allowed) {
+      expect(res.status).toBeGreaterThanOrEqual(200);
+      expect(res.status).toBeLessThan(300);
+    } else {
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'insufficient_scope', required_scope: scope });
+    }
+  });
+});
+
+describe('organization isolation across every endpoint', () => {
+  let t: TestServer;
+  let otherOrgId: string;
+  let foreign: { id: string; recording_id: string; slug: string };
+  let foreignCode: string;
+  let restrictedKey: string;
+  beforeAll(async () => {
+    t = await startTestServer();
+    otherOrgId = t.services.identity.createOrganization(t.owner.id, 'Other org').id;
+    seedEverything(t, t.org.id, 'home-webinar');
+    const seeded = seedEverything(t, otherOrgId, 'foreign-webinar');
+    foreign = { id: seeded.meeting.id, recording_id: seeded.recording.id, slug: seeded.slug };
+    foreignCode = seeded.meeting.code;
+    restrictedKey = t.key(SCOPES, { org: t.org.id });
+  });
+  afterAll(() => t.close());
+
+  const targeted = ENDPOINTS.filter((e) => e.path.includes('{'));
+
+  it.each(targeted)('a key restricted to another organization gets 404 from $method $path', async ({ method, path, body }) => {
+    const before = snapshot(t);
+    for (const id of [foreign.id, foreignCode]) {
+      const res = await t.request(method, `/api/v1/public${fill(path, { ...foreign, id })}`, { key: restrictedKey, body });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    expect(snapshot(t)).toBe(before);
+  });
+
+  it('lists only its own organization’s meetings, under every status filter', async () => {
+    for (const q of ['', '?status=scheduled']) {
+      const res = await t.request('GET', `/api/v1/public/meetings${q}`, { key: restrictedKey });
+      expect(res.body.data.length).toBeGreaterThan(0);
+      expect(res.body.data.every((m: { organization_id: string }) => m.organization_id === t.org.id)).toBe(true);
+    }
+  });
+
+  it('cannot create in another organization, and /me shows only its own', async () => {
+    const res = await t.request('POST', '/api/v1/public/meetings', { key: restrictedKey, body: { title: 'x', organization_id: otherOrgId } });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('organization_id');
+    const me = await t.request('GET', '/api/v1/public/me', { key: restrictedKey });
+    expect(me.body.organizations).toEqual([{ id: t.org.id, name: t.org.name }]);
+    expect(me.body.key.organization_id).toBe(t.org.id);
+  });
+
+  it('an unrestricted key reaches every organization of its user and can pick where to create', async () => {
+    const key = t.key();
+    expect((await t.request('GET', `/api/v1/public/meetings/${foreign.id}`, { key })).status).toBe(200);
+    const created = await t.request('POST', '/api/v1/public/meetings', { key, body: { title: 'There', organization_id: otherOrgId } });
+    expect(created.body.organization_id).toBe(otherOrgId);
+    const me = await t.request('GET', '/api/v1/public/me', { key });
+    expect(me.body.organizations.map((o: { id: string }) => o.id).sort()).toEqual([t.org.id, otherOrgId].sort());
+    expect(me.body.key.organization_id).toBeNull();
+  });
+
+  it('another user’s unrestricted key reaches none of these organizations', async () => {
+    const at = new Date(t.clock.now()).toISOString();
+    const stranger = { id: t.services.ids.next('usr'), name: 'Stranger', email: 'stranger@example.com', created_at: at };
+    t.services.db.prepare('INSERT INTO users (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)').run(stranger);
+    t.services.identity.createOrganization(stranger.id, 'Stranger org');
+    const { key } = t.services.keys.create({ userId: stranger.id, name: 'stranger', scopes: [...SCOPES], rateLimitPerMinute: 100000, rateLimitPerSecond: 100000 });
+    expect((await t.request('GET', `/api/v1/public/meetings/${foreign.id}`, { key })).status).toBe(404);
+    expect((await t.request('GET', '/api/v1/public/meetings', { key })).body.data).toEqual([]);
+  });
+});

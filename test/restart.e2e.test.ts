@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { call, startService, svcCli, tempDataDir } from './support/service-process';
+
+describe('restart safety', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = tempDataDir();
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('keeps everything acknowledged when the process is killed with SIGKILL', async () => {
+    const key = svcCli(dataDir, 'keys', 'create', '--name', 'e2e', '--scopes', 'all', '--rate-limit-per-second', '100000', '--rate-limit-per-minute', '1000000').stdout.trim();
+    let svc = await startService(dataDir);
+    const webinar = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Webinar', kind: 'webinar', slug: 'crash-test' });
+    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, { email: 'a@example.com', name: 'A' });
+    expect(registration.status).toBe(201);
+
+    // Writes in flight when the kill lands: whatever got a 201 must survive.
+    const acknowledged: string[] = [];
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      for (let i = 0; i < 500; i++) {
+        try {
+          const res = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: `w${w}-${i}` });
+          if (res.status === 201) acknowledged.push(res.body.id);
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await svc.stop('SIGKILL')).toBeNull();
+    await Promise.all(writers);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    svc = await startService(dataDir);
+    try {
+      for (const id of [webinar.body.id, ...acknowledged]) {
+        const res = await call(svc.url, 'GET', `/api/v1/public/meetings/${id}`, key);
+        expect([id, res.status]).toEqual([id, 200]);
+      }
+      const again = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, { email: 'a@example.com', name: 'A' });
+      expect(again.status).toBe(200);
+      expect(again.body.id).toBe(registration.body.id);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
