@@ -1,8 +1,10 @@
-/** Unit and integration tests beside the code in service/src, end-to-end suites in test/. */
+/** Unit and integration tests beside the code, end-to-end suites in test/. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/service/src', '<rootDir>/test'],
+  roots: ['<rootDir>/connectors/src', '<rootDir>/service/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
+  // Tests run the connectors' sources, not their build.
+  moduleNameMapper: { '^@svc/connectors$': '<rootDir>/connectors/src/index.ts' },
   testTimeout: 30000,
 };

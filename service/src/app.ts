@@ -8,6 +8,7 @@ import { errorHandler, notFoundHandler } from './http/errors';
 import { RateLimiter, rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { mountRoutes, type RouteDef } from './http/routes';
+import { eventsRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
 import { meetingsRoutes } from './meetings/meetings.routes';
 import { docsRouter } from './openapi/docs.routes';
@@ -17,6 +18,7 @@ import type { Services } from './services';
 import type { Logger } from './shared/logger';
 import { summariesRoutes } from './summaries/summaries.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { registrationsRoutes } from './webinars/registrations.routes';
 
 /** What the HTTP app needs from the composition root. */
@@ -32,13 +34,12 @@ export function publicRoutes({ config, services: s }: AppDeps): RouteDef[] {
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
     ...participantsRoutes(s.meetings, s.participants),
-    ...recordingsRoutes(s.meetings, s.recordings, {
-      baseUrl: config.baseUrl,
-      recordingsDir: path.join(config.dataDir, 'recordings'),
-    }),
-    ...transcriptsRoutes(s.meetings, s.transcripts),
-    ...summariesRoutes(s.meetings, s.summaries),
+    ...recordingsRoutes(s.meetings, s.recordings, s.recordingsRepo, path.join(config.dataDir, 'recordings')),
+    ...transcriptsRoutes(s.meetings, s.transcriptsRepo),
+    ...summariesRoutes(s.meetings, s.summariesRepo),
     ...registrationsRoutes(s.registrations, s.idempotency),
+    ...eventsRoutes(s.events),
+    ...webhooksRoutes(s.webhooks),
   ];
 }
 

@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { runCli } from './cli';
 import { openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { createServices } from './services';
+import { SecretBox } from './shared/secret-box';
 import { ManualClock } from './shared/clock';
 
 describe('svc CLI', () => {
   const clock = new ManualClock();
   const db = openDatabase(':memory:');
   migrate(db);
-  const services = createServices(db, { baseUrl: '' }, clock);
+  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
   afterAll(() => db.close());
 
   function run(...argv: string[]) {

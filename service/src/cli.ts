@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { openDatabase, type Db } from './db/connection';
@@ -7,6 +8,7 @@ import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import { createServices } from './services';
 import { isoAt, systemClock, type Clock } from './shared/clock';
+import { SecretBox } from './shared/secret-box';
 
 const USAGE = `Usage:
   svc keys create --name NAME --scopes SCOPE[,SCOPE...] [--org ORG_ID] [--expires-in 30d]
@@ -30,7 +32,8 @@ class UsageError extends Error {}
 
 /** Runs one `svc` command against `db`; returns the process exit code. */
 export function runCli(argv: string[], db: Db, io: CliIo, clock: Clock = systemClock): number {
-  const services = createServices(db, { baseUrl: '' }, clock);
+  // The CLI manages keys and organizations only, so it never opens a sealed secret.
+  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
   const [group, command, ...rest] = argv;
   try {
     const { values, positionals } = parseArgs({

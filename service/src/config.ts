@@ -11,6 +11,18 @@ export interface Config {
   rateLimit: RateLimitSettings;
   allowInsecureWebhooks: boolean;
   trustProxy: boolean;
+  /** Base64 master key for secrets stored encrypted; absent: a key file in the data directory. */
+  masterKey: string | undefined;
+  webhooks: WebhookSettings;
+}
+
+/** How webhook deliveries are sent. */
+export interface WebhookSettings {
+  /** Attempts in flight at once, across all endpoints. */
+  concurrency: number;
+  /** Attempts in flight at once to one endpoint, so one slow endpoint cannot take the whole pool. */
+  perEndpointConcurrency: number;
+  timeoutMs: number;
 }
 
 /** Per-key request budget; a key may carry its own, higher one. */
@@ -48,6 +60,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowInsecureWebhooks: boolean(env, 'SVC_ALLOW_INSECURE_WEBHOOKS', false),
     trustProxy: boolean(env, 'SVC_TRUST_PROXY', false),
+    masterKey: env.SVC_MASTER_KEY || undefined,
+    webhooks: {
+      concurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024),
+      perEndpointConcurrency: integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024),
+      timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+    },
   };
 }
 

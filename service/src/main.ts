@@ -4,11 +4,12 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { SCOPES } from './keys/scopes';
-import { createServices } from './services';
+import { createDeliveryWorker, createServices } from './services';
 import { systemClock } from './shared/clock';
 import { createLogger } from './shared/logger';
+import { loadMasterKey, SecretBox } from './shared/secret-box';
 
-/** Composition root: config -> database + migrations -> HTTP; stops gracefully on SIGINT/SIGTERM. */
+/** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -16,13 +17,15 @@ async function main(): Promise<void> {
   const applied = migrate(db);
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
 
-  const services = createServices(db, config, systemClock);
+  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+  const services = createServices(db, config, systemClock, secrets);
   const { owner, created } = services.identity.ensureOwner();
   if (created) {
     const { key } = services.keys.create({ userId: owner.id, name: 'Owner key (first start)', scopes: [...SCOPES] });
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
   }
 
+  const deliveryWorker = createDeliveryWorker(services, config, logger);
   const app = createApp({ config, services, logger });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  deliveryWorker.start();
   process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
@@ -38,8 +42,10 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { signal });
     server.close(() => {
-      db.close();
-      process.exit(0);
+      void deliveryWorker.stop().then(() => {
+        db.close();
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

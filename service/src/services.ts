@@ -1,5 +1,7 @@
 import type { Config } from './config';
 import type { Db } from './db/connection';
+import { EventsRepo } from './events/events.repo';
+import { EventsService } from './events/events.service';
 import { IdempotencyRepo } from './idempotency/idempotency.repo';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { IdentityRepo } from './identity/identity.repo';
@@ -10,10 +12,21 @@ import { MeetingsRepo } from './meetings/meetings.repo';
 import { MeetingsService } from './meetings/meetings.service';
 import { ParticipantsRepo } from './participants/participants.repo';
 import { RecordingsRepo } from './recordings/recordings.repo';
+import { RecordingsService } from './recordings/recordings.service';
 import type { Clock } from './shared/clock';
 import { IdGenerator } from './shared/ids';
+import type { Logger } from './shared/logger';
+import type { SecretBox } from './shared/secret-box';
+import { transactionOf, type Transaction } from './shared/transaction';
 import { SummariesRepo } from './summaries/summaries.repo';
+import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';
+import { TranscriptsService } from './transcripts/transcripts.service';
+import { DeliveriesRepo } from './webhooks/deliveries.repo';
+import { DeliveryWorker } from './webhooks/delivery.worker';
+import { WebhookEndpointsRepo } from './webhooks/webhook-endpoints.repo';
+import { httpSender, type Sender } from './webhooks/webhook-sender';
+import { WebhooksService } from './webhooks/webhooks.service';
 import { RegistrationsRepo } from './webinars/registrations.repo';
 import { RegistrationsService } from './webinars/registrations.service';
 
@@ -22,34 +35,89 @@ export interface Services {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
+  transaction: Transaction;
+  secrets: SecretBox;
   keys: KeysService;
   identity: IdentityService;
+  events: EventsService;
   meetings: MeetingsService;
   participants: ParticipantsRepo;
-  recordings: RecordingsRepo;
-  transcripts: TranscriptsRepo;
-  summaries: SummariesRepo;
+  recordings: RecordingsService;
+  recordingsRepo: RecordingsRepo;
+  transcripts: TranscriptsService;
+  transcriptsRepo: TranscriptsRepo;
+  summaries: SummariesService;
+  summariesRepo: SummariesRepo;
   registrations: RegistrationsService;
   idempotency: IdempotencyService;
+  webhooks: WebhooksService;
+  deliveries: DeliveriesRepo;
+  webhookEndpoints: WebhookEndpointsRepo;
 }
 
 /** Builds the domain layer on a migrated database. */
-export function createServices(db: Db, config: Pick<Config, 'baseUrl'>, clock: Clock): Services {
+export function createServices(
+  db: Db,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks'>,
+  clock: Clock,
+  secrets: SecretBox,
+): Services {
   const ids = new IdGenerator(() => clock.now());
+  const transaction = transactionOf(db);
   const identity = new IdentityService(new IdentityRepo(db), ids, clock);
-  const meetings = new MeetingsService(new MeetingsRepo(db), identity, ids, clock, config.baseUrl);
+  const events = new EventsService(new EventsRepo(db), ids, clock);
+  const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
+  const recordingsRepo = new RecordingsRepo(db);
+  const transcriptsRepo = new TranscriptsRepo(db);
+  const summariesRepo = new SummariesRepo(db);
+  const deliveries = new DeliveriesRepo(db);
+  const webhookEndpoints = new WebhookEndpointsRepo(db);
+  const webhooks = new WebhooksService(webhookEndpoints, deliveries, identity, secrets, ids, clock, config.allowInsecureWebhooks);
+  events.subscribe(webhooks);
   return {
     db,
     clock,
     ids,
+    transaction,
+    secrets,
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
+    events,
     meetings,
     participants: new ParticipantsRepo(db),
-    recordings: new RecordingsRepo(db),
-    transcripts: new TranscriptsRepo(db),
-    summaries: new SummariesRepo(db),
-    registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, ids, clock),
+    recordings: new RecordingsService(recordingsRepo, meetings, events, transaction, ids, clock, config.baseUrl),
+    recordingsRepo,
+    transcripts: new TranscriptsService(transcriptsRepo, meetings, events, transaction, clock),
+    transcriptsRepo,
+    summaries: new SummariesService(summariesRepo, meetings, events, transaction, clock),
+    summariesRepo,
+    registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, events, transaction, ids, clock),
     idempotency: new IdempotencyService(db, new IdempotencyRepo(db), clock),
+    webhooks,
+    deliveries,
+    webhookEndpoints,
   };
+}
+
+/** The webhook delivery worker of a set of services, woken whenever an event is written. */
+export function createDeliveryWorker(
+  services: Services,
+  config: Pick<Config, 'webhooks' | 'allowInsecureWebhooks'>,
+  logger: Logger,
+  opts: { send?: Sender; random?: () => number } = {},
+): DeliveryWorker {
+  const worker = new DeliveryWorker({
+    deliveries: services.deliveries,
+    endpoints: services.webhookEndpoints,
+    secrets: services.secrets,
+    send: opts.send ?? httpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.allowInsecureWebhooks }),
+    transaction: services.transaction,
+    ids: services.ids,
+    clock: services.clock,
+    settings: config.webhooks,
+    logger,
+    random: opts.random,
+  });
+  services.events.onEmitted(() => worker.wake());
+  return worker;
 }

@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../db/connection';
 import { migrate } from '../db/migrate';
 import { createServices } from '../services';
+import { SecretBox } from '../shared/secret-box';
 import { ManualClock } from '../shared/clock';
 
 describe('KeysService', () => {
   const clock = new ManualClock();
   const db = openDatabase(':memory:');
   migrate(db);
-  const services = createServices(db, { baseUrl: 'http://x' }, clock);
+  const services = createServices(db, { baseUrl: 'http://x', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
   const { owner } = services.identity.ensureOwner();
   afterAll(() => db.close());
 

@@ -43,6 +43,7 @@ export type MeetingChanges = Partial<
 export class MeetingsRepo {
   private readonly insertStmt;
   private readonly byId;
+  private readonly byIdAnywhere;
   private readonly byCode;
   private readonly bySlug;
   private readonly listStmt;
@@ -57,6 +58,7 @@ export class MeetingsRepo {
       @started_at, @ended_at)`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);
+    this.byIdAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE id = ?');
     this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
     this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs}`);
     this.listStmt = db.prepare<[string, string, number], MeetingRow>(
@@ -75,6 +77,11 @@ export class MeetingsRepo {
   find(orgIds: string[], idOrCode: string): MeetingRow | undefined {
     const stmt = idOrCode.startsWith('mtg_') ? this.byId : this.byCode;
     return stmt.get(idOrCode, JSON.stringify(orgIds));
+  }
+
+  /** Finds by id in any organization: only for work no caller asked for (events of background jobs). */
+  findById(id: string): MeetingRow | undefined {
+    return this.byIdAnywhere.get(id);
   }
 
   findBySlug(orgIds: string[], slug: string): MeetingRow | undefined {

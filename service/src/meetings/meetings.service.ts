@@ -1,9 +1,10 @@
-import type { Principal } from '../identity/identity.service';
-import type { IdentityService } from '../identity/identity.service';
+import type { EventsService } from '../events/events.service';
+import type { IdentityService, Principal } from '../identity/identity.service';
 import { ApiError } from '../http/errors';
 import type { PageRequest } from '../http/pagination';
 import { isoAt, type Clock } from '../shared/clock';
 import { newMeetingCode, type IdGenerator } from '../shared/ids';
+import type { Transaction } from '../shared/transaction';
 import type { MeetingChanges, MeetingRow, MeetingsRepo, MeetingStatus } from './meetings.repo';
 import type { CreateMeetingInput, UpdateMeetingInput } from './meetings.schemas';
 
@@ -33,6 +34,8 @@ export class MeetingsService {
   constructor(
     private readonly repo: MeetingsRepo,
     private readonly identity: IdentityService,
+    private readonly events: EventsService,
+    private readonly transaction: Transaction,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly baseUrl: string,
@@ -138,21 +141,39 @@ export class MeetingsService {
     return this.apply(row, { status: 'cancelled', updated_at: isoAt(this.clock.now()) });
   }
 
-  /** Marks a scheduled meeting live; the rooms call this when the first participant joins. Idempotent for a live one. */
+  /**
+   * Marks a scheduled meeting live and emits meeting.started; the rooms call this when the first
+   * participant joins. Idempotent for a live meeting.
+   */
   start(row: MeetingRow): Meeting {
     if (row.status === 'live') return this.view(row);
     if (row.status !== 'scheduled') throw ApiError.conflict(`Meeting ${row.code} is ${row.status} and cannot start`);
     const at = isoAt(this.clock.now());
-    return this.apply(row, { status: 'live', started_at: at, updated_at: at });
+    return this.transaction(() => {
+      const meeting = this.apply(row, { status: 'live', started_at: at, updated_at: at });
+      this.events.emit(row.organization_id, 'meeting.started', { meeting: meetingRef(meeting) });
+      return meeting;
+    });
   }
 
-  /** Ends a live meeting for everyone. */
+  /** Ends a live meeting for everyone and emits meeting.ended. */
   end(row: MeetingRow): Meeting {
     if (row.status !== 'live') {
       throw ApiError.conflict(`Only a live meeting can be ended; meeting ${row.code} is ${row.status}`);
     }
     const at = isoAt(this.clock.now());
-    return this.apply(row, { status: 'ended', ended_at: at, updated_at: at });
+    return this.transaction(() => {
+      const meeting = this.apply(row, { status: 'ended', ended_at: at, updated_at: at });
+      this.events.emit(row.organization_id, 'meeting.ended', { meeting: meetingRef(meeting) });
+      return meeting;
+    });
+  }
+
+  /** A meeting by id, whatever organization it is in; for background work that has no caller. */
+  findAnywhere(meetingId: string): MeetingRow {
+    const row = this.repo.findById(meetingId);
+    if (!row) throw ApiError.notFound(`Meeting ${meetingId}`);
+    return row;
   }
 
   /** The API form of a stored meeting. */
@@ -182,6 +203,11 @@ export class MeetingsService {
     }
     return this.view({ ...row, ...changes });
   }
+}
+
+/** The meeting as events carry it in `data.meeting`. */
+export function meetingRef(m: Pick<Meeting, 'id' | 'code' | 'title' | 'status' | 'started_at' | 'ended_at'>) {
+  return { id: m.id, code: m.code, title: m.title, status: m.status, started_at: m.started_at, ended_at: m.ended_at };
 }
 
 /** The ids of the organizations a principal can reach. */

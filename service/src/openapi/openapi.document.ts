@@ -3,6 +3,8 @@ import { SCOPES } from '../keys/scopes';
 import { createMeetingSchema, meetingSchema, updateMeetingSchema } from '../meetings/meetings.schemas';
 import type { JsonSchema } from '../http/validation';
 import { createRegistrationSchema, registrationSchema } from '../webinars/registrations.schemas';
+import { EVENT_SCOPES, EVENT_TYPES } from '../events/event-types';
+import { createEndpointSchema, deliverySchema, endpointSchema, updateEndpointSchema } from '../webhooks/webhooks.schemas';
 
 type Operation = Record<string, unknown>;
 
@@ -48,6 +50,17 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
+const feedDescription =
+  'Without `since`: the newest `limit` events, newest first. With `since=evt_...`: the events strictly after it, oldest first. ' +
+  '`next_cursor` is the newest id seen (the `since` value when nothing is new); follow it and every event is seen exactly once, in order. ' +
+  'Events the key’s scopes could not read through the REST API are left out.';
+const feedParams = [
+  { name: 'since', in: 'query', description: 'An event id: return the events after it.', schema: { type: 'string' } },
+  { name: 'limit', in: 'query', description: 'Page size, 1 to 100.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+];
+const slugParam = { name: 'slug', in: 'query', description: 'Only registrations for this webinar.', schema: { type: 'string' } };
+const endpointIdParam = { name: 'id', in: 'path', required: true, description: 'Webhook endpoint id (`whk_...`).', schema: { type: 'string' } };
+
 /** Errors every authenticated operation can answer, plus the ones it adds. */
 function errors(scope: Scope | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -83,7 +96,7 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'Identity' }, { name: 'Meetings' }, { name: 'Recordings' }, { name: 'Transcripts' }, { name: 'Webinars' }],
+    tags: ['Identity', 'Meetings', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks'].map((name) => ({ name })),
     paths: {
       '/me': {
         get: op(null, {
@@ -207,6 +220,97 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
             '409': conflict,
             ...errors('webinars:write'),
           },
+        }),
+      },
+      '/events': {
+        get: op('meetings:read', {
+          operationId: 'listEvents',
+          tags: ['Events'],
+          summary: 'Events of every type the key can read',
+          description: feedDescription,
+          parameters: feedParams,
+          responses: { '200': json('A page of events.', ref('FeedPage')), '400': badRequest, ...errors('meetings:read') },
+        }),
+      },
+      ...Object.fromEntries(
+        EVENT_TYPES.map((type) => [
+          `/triggers/${type}`,
+          {
+            get: op(EVENT_SCOPES[type], {
+              operationId: `poll_${type.replace('.', '_')}`,
+              tags: ['Events'],
+              summary: `Polling feed of ${type}`,
+              description: feedDescription,
+              parameters: type === 'registration.created' ? [...feedParams, slugParam] : feedParams,
+              responses: { '200': json('A page of events.', ref('FeedPage')), '400': badRequest, ...errors(EVENT_SCOPES[type]) },
+            }),
+          },
+        ]),
+      ),
+      '/webhook-endpoints': {
+        get: op('webhooks:write', {
+          operationId: 'listWebhookEndpoints',
+          tags: ['Webhooks'],
+          summary: 'List webhook endpoints, newest first',
+          parameters: pageParams,
+          responses: { '200': json('A page of endpoints.', page('WebhookEndpoint')), '400': badRequest, ...errors('webhooks:write') },
+        }),
+        post: op('webhooks:write', {
+          operationId: 'createWebhookEndpoint',
+          tags: ['Webhooks'],
+          summary: 'Register a webhook endpoint; the answer shows its signing secret once',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateWebhookEndpoint') } } },
+          responses: { '201': json('The endpoint, with `secret`.', ref('WebhookEndpoint')), ...bodyErrors, ...errors('webhooks:write') },
+        }),
+      },
+      '/webhook-endpoints/{id}': {
+        parameters: [endpointIdParam],
+        get: op('webhooks:write', {
+          operationId: 'getWebhookEndpoint',
+          tags: ['Webhooks'],
+          summary: 'Get a webhook endpoint',
+          responses: { '200': json('The endpoint.', ref('WebhookEndpoint')), '404': notFound, ...errors('webhooks:write') },
+        }),
+        patch: op('webhooks:write', {
+          operationId: 'updateWebhookEndpoint',
+          tags: ['Webhooks'],
+          summary: 'Change the URL, events or description, or disable / re-enable the endpoint',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateWebhookEndpoint') } } },
+          responses: { '200': json('The endpoint.', ref('WebhookEndpoint')), ...bodyErrors, '404': notFound, ...errors('webhooks:write') },
+        }),
+        delete: op('webhooks:write', {
+          operationId: 'deleteWebhookEndpoint',
+          tags: ['Webhooks'],
+          summary: 'Delete the endpoint with its deliveries',
+          responses: { '204': { description: 'Deleted.', headers: rateLimitHeaderRefs }, '404': notFound, ...errors('webhooks:write') },
+        }),
+      },
+      '/webhook-endpoints/{id}/rotate-secret': {
+        parameters: [endpointIdParam],
+        post: op('webhooks:write', {
+          operationId: 'rotateWebhookSecret',
+          tags: ['Webhooks'],
+          summary: 'Issue a new signing secret; for 24 h deliveries carry signatures of both the new and the old secret',
+          responses: { '200': json('The endpoint, with the new `secret`.', ref('WebhookEndpoint')), '404': notFound, ...errors('webhooks:write') },
+        }),
+      },
+      '/webhook-endpoints/{id}/deliveries': {
+        parameters: [endpointIdParam],
+        get: op('webhooks:write', {
+          operationId: 'listDeliveries',
+          tags: ['Webhooks'],
+          summary: 'Deliveries to the endpoint, newest first, each with its attempts',
+          parameters: pageParams,
+          responses: { '200': json('A page of deliveries.', page('Delivery')), '400': badRequest, '404': notFound, ...errors('webhooks:write') },
+        }),
+      },
+      '/deliveries/{id}/redeliver': {
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'Delivery id (`dlv_...`).', schema: { type: 'string' } }],
+        post: op('webhooks:write', {
+          operationId: 'redeliver',
+          tags: ['Webhooks'],
+          summary: 'Send the delivery’s event to its endpoint again, as a new delivery due now',
+          responses: { '202': json('The new delivery.', ref('Delivery')), '404': notFound, '409': conflict, ...errors('webhooks:write') },
         }),
       },
     },
@@ -348,6 +452,48 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
         },
         Cite: { type: 'array', items: { type: 'integer', minimum: 0 }, description: 'Indexes of the transcript segments the item comes from.' },
         CreateRegistration: createRegistrationSchema,
+        Event: {
+          type: 'object',
+          required: ['id', 'type', 'created_at', 'data'],
+          properties: {
+            id: { type: 'string', description: 'Sorts in creation order; the feed cursor and the webhook idempotency key.', examples: ['evt_01jd8x3k2m0000000000000000'] },
+            type: { type: 'string', enum: [...EVENT_TYPES] },
+            created_at: { type: 'string', format: 'date-time' },
+            data: {
+              type: 'object',
+              description: '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
+              properties: {
+                meeting: {
+                  type: 'object',
+                  required: ['id', 'code', 'title', 'status', 'started_at', 'ended_at'],
+                  properties: {
+                    id: { type: 'string' },
+                    code: { type: 'string' },
+                    title: { type: 'string' },
+                    status: { type: 'string' },
+                    started_at: { type: ['string', 'null'] },
+                    ended_at: { type: ['string', 'null'] },
+                  },
+                },
+                recording: ref('Recording'),
+                transcript: { type: 'object', properties: { language: { type: 'string' }, segment_count: { type: 'integer' } } },
+                summary: { type: 'object', properties: { tldr: { type: 'string' } } },
+              },
+            },
+          },
+        },
+        FeedPage: {
+          type: 'object',
+          required: ['data', 'next_cursor'],
+          properties: {
+            data: { type: 'array', items: ref('Event') },
+            next_cursor: { type: ['string', 'null'], description: 'The newest event id seen so far: pass it as `since` on the next poll.' },
+          },
+        },
+        WebhookEndpoint: endpointSchema,
+        CreateWebhookEndpoint: createEndpointSchema,
+        UpdateWebhookEndpoint: updateEndpointSchema,
+        Delivery: deliverySchema,
         Registration: registrationSchema,
       },
     },

@@ -19,6 +19,7 @@ export class RecordingsRepo {
   private readonly insertStmt;
   private readonly listStmt;
   private readonly byId;
+  private readonly updateStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
@@ -29,10 +30,17 @@ export class RecordingsRepo {
       'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );
     this.byId = db.prepare<[string], RecordingRow>('SELECT * FROM recordings WHERE id = ?');
+    this.updateStmt = db.prepare(`UPDATE recordings SET status = @status, duration_seconds = @duration_seconds,
+      file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at
+      WHERE id = @id`);
   }
 
   insert(row: RecordingRow): void {
     this.insertStmt.run(row);
+  }
+
+  update(row: RecordingRow): void {
+    this.updateStmt.run(row);
   }
 
   list(meetingId: string, before: string | null, limit: number): RecordingRow[] {

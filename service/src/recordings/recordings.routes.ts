@@ -4,39 +4,16 @@ import { parsePageRequest, toPage } from '../http/pagination';
 import type { RouteDef } from '../http/routes';
 import type { MeetingsService } from '../meetings/meetings.service';
 import type { RecordingRow, RecordingsRepo } from './recordings.repo';
-
-/** The recording resource of the API. */
-export interface Recording {
-  id: string;
-  meeting_id: string;
-  kind: RecordingRow['kind'];
-  status: RecordingRow['status'];
-  duration_seconds: number | null;
-  size_bytes: number | null;
-  content_type: string | null;
-  download_url: string | null;
-  created_at: string;
-  ready_at: string | null;
-}
+import type { RecordingsService } from './recordings.service';
 
 /** Endpoints of recordings: the list of a meeting and the download of one file. */
 export function recordingsRoutes(
   meetings: MeetingsService,
-  recordings: RecordingsRepo,
-  opts: { baseUrl: string; recordingsDir: string },
+  recordings: RecordingsService,
+  repo: RecordingsRepo,
+  recordingsDir: string,
 ): RouteDef[] {
-  const view = (row: RecordingRow): Recording => ({
-    id: row.id,
-    meeting_id: row.meeting_id,
-    kind: row.kind,
-    status: row.status,
-    duration_seconds: row.duration_seconds,
-    size_bytes: row.size_bytes,
-    content_type: row.content_type,
-    download_url: row.status === 'ready' ? `${opts.baseUrl}/api/v1/public/recordings/${row.id}/download` : null,
-    created_at: row.created_at,
-    ready_at: row.ready_at,
-  });
+  const view = (row: RecordingRow) => recordings.view(row);
   return [
     {
       method: 'get',
@@ -45,7 +22,7 @@ export function recordingsRoutes(
       handler(req, res) {
         const page = parsePageRequest(req);
         const meeting = meetings.find(req.principal!, String(req.params.id));
-        res.json(toPage(recordings.list(meeting.id, page.after, page.limit + 1), page.limit, view));
+        res.json(toPage(repo.list(meeting.id, page.after, page.limit + 1), page.limit, view));
       },
     },
     {
@@ -54,11 +31,11 @@ export function recordingsRoutes(
       scope: 'recordings:read',
       async handler(req, res) {
         const id = String(req.params.recording_id);
-        const row = recordings.findById(id);
+        const row = repo.findById(id);
         // A recording of a meeting the key cannot reach is reported exactly like a missing one.
         if (row) meetings.find(req.principal!, row.meeting_id);
         if (!row || row.status !== 'ready' || !row.file_name) throw ApiError.notFound(`Recording ${id}`);
-        const file = path.join(opts.recordingsDir, path.basename(row.file_name));
+        const file = path.join(recordingsDir, path.basename(row.file_name));
         res.attachment(path.basename(row.file_name));
         await new Promise<void>((resolve, reject) =>
           res.sendFile(file, { headers: { 'Content-Type': row.content_type ?? 'application/octet-stream' } }, (err) =>

@@ -16,6 +16,17 @@ export class IdGenerator {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Makes every later id sort after `id` (one this or another process made earlier), even if the clock went back. */
+  observe(id: string): void {
+    const body = id.slice(id.indexOf('_') + 1);
+    const ms = Number(decode(body.slice(0, 10)));
+    const random = decode(body.slice(10));
+    if (ms > this.lastMs || (ms === this.lastMs && random > this.lastRandom)) {
+      this.lastMs = ms;
+      this.lastRandom = random;
+    }
+  }
+
   next(prefix: IdPrefix): string {
     let ms = this.now();
     if (ms <= this.lastMs) {
@@ -36,6 +47,12 @@ function encode(value: bigint, length: number): string {
     value >>= 5n;
   }
   return out;
+}
+
+function decode(text: string): bigint {
+  let value = 0n;
+  for (const ch of text) value = (value << 5n) | BigInt(CROCKFORD.indexOf(ch));
+  return value;
 }
 
 /** True when `value` has the shape of an id with the given prefix. */

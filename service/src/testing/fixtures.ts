@@ -59,7 +59,7 @@ export function seedRecording(t: TestServer, meetingId: string, content = 'webm-
     ready_at: isoAt(t.clock.now()),
     ...fields,
   };
-  t.services.recordings.insert(row);
+  t.services.recordingsRepo.insert(row);
   return row;
 }
 
@@ -77,7 +77,7 @@ export function seedTranscript(t: TestServer, meetingId: string): Transcript {
     created_at: isoAt(t.clock.now()),
     updated_at: isoAt(t.clock.now()),
   };
-  t.services.transcripts.save(transcript);
+  t.services.transcriptsRepo.save(transcript);
   return transcript;
 }
 
@@ -91,6 +91,6 @@ export function seedSummary(t: TestServer, meetingId: string): Summary {
     generator: 'extractive',
     created_at: isoAt(t.clock.now()),
   };
-  t.services.summaries.save(summary);
+  t.services.summariesRepo.save(summary);
   return summary;
 }

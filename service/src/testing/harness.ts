@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { SCOPES } from '../keys/scopes';
 import { createServices, type Services } from '../services';
 import { ManualClock } from '../shared/clock';
 import { createLogger } from '../shared/logger';
+import { SecretBox } from '../shared/secret-box';
 
 /** An answer as the tests see it. */
 export interface TestResponse {
@@ -50,7 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const clock = new ManualClock(Date.now());
   const db = openDatabase(config.databasePath);
   migrate(db);
-  const services = createServices(db, config, clock);
+  const services = createServices(db, config, clock, new SecretBox(randomBytes(32)));
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
   const app = createApp({ config, services, logger: createLogger('silent') });

@@ -1,8 +1,10 @@
+import type { EventsService } from '../events/events.service';
 import type { Principal } from '../identity/identity.service';
 import { ApiError } from '../http/errors';
-import type { MeetingsService } from '../meetings/meetings.service';
+import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
+import type { Transaction } from '../shared/transaction';
 import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
 import type { CreateRegistrationInput } from './registrations.schemas';
 
@@ -16,11 +18,13 @@ export interface Registration {
   created_at: string;
 }
 
-/** Webinar registration: one registration per webinar and email address. */
+/** Webinar registration: one registration per webinar and email address; each new one emits registration.created. */
 export class RegistrationsService {
   constructor(
     private readonly repo: RegistrationsRepo,
     private readonly meetings: MeetingsService,
+    private readonly events: EventsService,
+    private readonly transaction: Transaction,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -50,7 +54,17 @@ export class RegistrationsService {
       name: input.name.trim(),
       created_at: isoAt(this.clock.now()),
     };
-    this.repo.insert(row);
-    return { registration: view(row), created: true };
+    const registration = view(row);
+    this.transaction(() => {
+      this.repo.insert(row);
+      const { id, email, name, join_url, created_at } = registration;
+      this.events.emit(
+        webinar.organization_id,
+        'registration.created',
+        { registration: { id, email, name, join_url, created_at }, webinar: registration.webinar, meeting: meetingRef(this.meetings.view(webinar)) },
+        { slug },
+      );
+    });
+    return { registration, created: true };
   }
 }

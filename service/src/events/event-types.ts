@@ -1,0 +1,34 @@
+import type { Scope } from '../keys/scopes';
+
+/** The six event types, in the spec's order. */
+export const EVENT_TYPES = [
+  'meeting.started',
+  'meeting.ended',
+  'recording.ready',
+  'transcript.ready',
+  'summary.ready',
+  'registration.created',
+] as const;
+
+/** One of the six event types. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The scope that reads each event type, matching the REST endpoint that reads the same data. */
+export const EVENT_SCOPES: Record<EventType, Scope> = {
+  'meeting.started': 'meetings:read',
+  'meeting.ended': 'meetings:read',
+  'recording.ready': 'recordings:read',
+  'transcript.ready': 'transcripts:read',
+  'summary.ready': 'transcripts:read',
+  'registration.created': 'webinars:write',
+};
+
+/** True when `value` names an event type. */
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The event types a key with `scopes` may read. */
+export function readableEventTypes(scopes: readonly Scope[]): EventType[] {
+  return EVENT_TYPES.filter((type) => scopes.includes(EVENT_SCOPES[type]));
+}

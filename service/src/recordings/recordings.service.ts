@@ -1,0 +1,102 @@
+import type { EventsService } from '../events/events.service';
+import { ApiError } from '../http/errors';
+import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/ids';
+import type { Transaction } from '../shared/transaction';
+import type { RecordingRow, RecordingsRepo } from './recordings.repo';
+
+/** The recording resource of the API. */
+export interface Recording {
+  id: string;
+  meeting_id: string;
+  kind: RecordingRow['kind'];
+  status: RecordingRow['status'];
+  duration_seconds: number | null;
+  size_bytes: number | null;
+  content_type: string | null;
+  download_url: string | null;
+  created_at: string;
+  ready_at: string | null;
+}
+
+/** What the media pipeline knows once a recording's file is complete. */
+export interface FinishedFile {
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  durationSeconds: number;
+}
+
+/** Recordings of meetings; the media pipeline calls `start` and `markReady`, which emits recording.ready. */
+export class RecordingsService {
+  constructor(
+    private readonly repo: RecordingsRepo,
+    private readonly meetings: MeetingsService,
+    private readonly events: EventsService,
+    private readonly transaction: Transaction,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Records that a recording of `meetingId` began (status processing). */
+  start(meetingId: string, kind: RecordingRow['kind']): RecordingRow {
+    const row: RecordingRow = {
+      id: this.ids.next('rec'),
+      meeting_id: this.meetings.findAnywhere(meetingId).id,
+      kind,
+      status: 'processing',
+      duration_seconds: null,
+      file_name: null,
+      content_type: null,
+      size_bytes: null,
+      created_at: isoAt(this.clock.now()),
+      ready_at: null,
+    };
+    this.repo.insert(row);
+    return row;
+  }
+
+  /** Marks a processing recording ready with its file, and emits recording.ready in the same transaction. */
+  markReady(recordingId: string, file: FinishedFile): Recording {
+    return this.transaction(() => {
+      const row = this.repo.findById(recordingId);
+      if (!row) throw ApiError.notFound(`Recording ${recordingId}`);
+      if (row.status !== 'processing') throw ApiError.conflict(`Recording ${recordingId} is already ${row.status}`);
+      const ready: RecordingRow = {
+        ...row,
+        status: 'ready',
+        file_name: file.fileName,
+        content_type: file.contentType,
+        size_bytes: file.sizeBytes,
+        duration_seconds: file.durationSeconds,
+        ready_at: isoAt(this.clock.now()),
+      };
+      this.repo.update(ready);
+      const meeting = this.meetings.findAnywhere(row.meeting_id);
+      const recording = this.view(ready);
+      this.events.emit(meeting.organization_id, 'recording.ready', {
+        meeting: meetingRef(this.meetings.view(meeting)),
+        recording,
+      });
+      return recording;
+    });
+  }
+
+  /** The API form of a stored recording. */
+  view(row: RecordingRow): Recording {
+    return {
+      id: row.id,
+      meeting_id: row.meeting_id,
+      kind: row.kind,
+      status: row.status,
+      duration_seconds: row.duration_seconds,
+      size_bytes: row.size_bytes,
+      content_type: row.content_type,
+      download_url: row.status === 'ready' ? `${this.baseUrl}/api/v1/public/recordings/${row.id}/download` : null,
+      created_at: row.created_at,
+      ready_at: row.ready_at,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import type { EventsService } from '../events/events.service';
+import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import type { Transaction } from '../shared/transaction';
+import type { SummariesRepo, Summary } from './summaries.repo';
+
+/** Summaries of meetings; the media pipeline calls `save`, which emits summary.ready. */
+export class SummariesService {
+  constructor(
+    private readonly repo: SummariesRepo,
+    private readonly meetings: MeetingsService,
+    private readonly events: EventsService,
+    private readonly transaction: Transaction,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores a meeting's summary and emits summary.ready in the same transaction. */
+  save(meetingId: string, input: Pick<Summary, 'tldr' | 'decisions' | 'action_items' | 'generator'>): Summary {
+    return this.transaction(() => {
+      const meeting = this.meetings.findAnywhere(meetingId);
+      const summary: Summary = { meeting_id: meeting.id, ...input, created_at: isoAt(this.clock.now()) };
+      this.repo.save(summary);
+      this.events.emit(meeting.organization_id, 'summary.ready', {
+        meeting: meetingRef(this.meetings.view(meeting)),
+        summary: { tldr: summary.tldr },
+      });
+      return summary;
+    });
+  }
+}

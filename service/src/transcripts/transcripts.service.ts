@@ -1,0 +1,39 @@
+import type { EventsService } from '../events/events.service';
+import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import type { Transaction } from '../shared/transaction';
+import type { Transcript, TranscriptSegment, TranscriptsRepo } from './transcripts.repo';
+
+/** Transcripts of meetings; the media pipeline calls `complete`, which emits transcript.ready. */
+export class TranscriptsService {
+  constructor(
+    private readonly repo: TranscriptsRepo,
+    private readonly meetings: MeetingsService,
+    private readonly events: EventsService,
+    private readonly transaction: Transaction,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores the finished transcript of a meeting and emits transcript.ready in the same transaction. */
+  complete(meetingId: string, input: { language: string; segments: TranscriptSegment[] }): Transcript {
+    return this.transaction(() => {
+      const meeting = this.meetings.findAnywhere(meetingId);
+      const now = isoAt(this.clock.now());
+      const transcript: Transcript = {
+        meeting_id: meeting.id,
+        language: input.language,
+        status: 'ready',
+        text: input.segments.map((s) => s.text).join(' '),
+        segments: input.segments,
+        created_at: this.repo.find(meeting.id)?.created_at ?? now,
+        updated_at: now,
+      };
+      this.repo.save(transcript);
+      this.events.emit(meeting.organization_id, 'transcript.ready', {
+        meeting: meetingRef(this.meetings.view(meeting)),
+        transcript: { language: transcript.language, segment_count: transcript.segments.length },
+      });
+      return transcript;
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import type { Db } from '../db/connection';
+import type { EventType } from '../events/event-types';
+
+/** Where a delivery stands: waiting (maybe for a retry), being attempted, or done. */
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+/** One event on its way to one endpoint, as stored. */
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** One HTTP attempt of a delivery, as stored. */
+export interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  number: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+  next_attempt_at: string | null;
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery extends DeliveryRow {
+  event_type: EventType;
+  payload: string;
+  url: string;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: number | null;
+}
+
+/** SQL access to deliveries and their attempts. */
+export class DeliveriesRepo {
+  private readonly insertStmt;
+  private readonly dueStmt;
+  private readonly claimStmt;
+  private readonly expireLeasesStmt;
+  private readonly releaseAllStmt;
+  private readonly insertAttemptStmt;
+  private readonly finishStmt;
+  private readonly byId;
+  private readonly listStmt;
+  private readonly attemptsStmt;
+  private readonly nextDueStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at,
+      lease_until, created_at, completed_at) VALUES (@id, @event_id, @endpoint_id, @status, @attempt_count,
+      @next_attempt_at, @lease_until, @created_at, @completed_at)`);
+    this.dueStmt = db.prepare<[number, number], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload,
+      e.url, e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at
+      FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.id = d.event_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
+      ORDER BY d.next_attempt_at LIMIT ?`);
+    this.claimStmt = db.prepare(
+      "UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'",
+    );
+    this.expireLeasesStmt = db.prepare(
+      "UPDATE deliveries SET status = 'pending', lease_until = NULL WHERE status = 'delivering' AND lease_until <= ?",
+    );
+    this.releaseAllStmt = db.prepare(
+      "UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = ? WHERE status = 'delivering'",
+    );
+    this.insertAttemptStmt = db.prepare(`INSERT INTO delivery_attempts (id, delivery_id, number, started_at, duration_ms,
+      status_code, error, response_body, next_attempt_at) VALUES (@id, @delivery_id, @number, @started_at, @duration_ms,
+      @status_code, @error, @response_body, @next_attempt_at)`);
+    this.finishStmt = db.prepare(`UPDATE deliveries SET status = @status, attempt_count = attempt_count + 1,
+      next_attempt_at = @next_attempt_at, lease_until = NULL, completed_at = @completed_at WHERE id = @id`);
+    this.byId = db.prepare<[string], DeliveryRow & { event_type: EventType }>(
+      'SELECT d.*, ev.type AS event_type FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id = ?',
+    );
+    this.listStmt = db.prepare<[string, string, number], DeliveryRow & { event_type: EventType }>(
+      `SELECT d.*, ev.type AS event_type FROM deliveries d JOIN events ev ON ev.id = d.event_id
+       WHERE d.endpoint_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`,
+    );
+    this.attemptsStmt = db.prepare<[string], AttemptRow>(
+      'SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
+    );
+    this.nextDueStmt = db.prepare<[], { at: number | null }>(
+      "SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'",
+    );
+  }
+
+  insert(row: DeliveryRow): void {
+    this.insertStmt.run(row);
+  }
+
+  /** Due pending deliveries of enabled endpoints, earliest first; expired leases count as pending. */
+  due(now: number, limit: number): ClaimedDelivery[] {
+    this.expireLeasesStmt.run(now);
+    return this.dueStmt.all(now, limit);
+  }
+
+  /** Takes a pending delivery for an attempt until `leaseUntil`; false if another claim won. */
+  claim(id: string, leaseUntil: number): boolean {
+    return this.claimStmt.run(leaseUntil, id).changes === 1;
+  }
+
+  /** After a restart: every delivery that was being attempted becomes due again at `now`. */
+  releaseAll(now: number): number {
+    return this.releaseAllStmt.run(now).changes;
+  }
+
+  /** Records an attempt and where its delivery goes next. */
+  recordAttempt(attempt: AttemptRow, next: { status: DeliveryStatus; next_attempt_at: number | null; completed_at: string | null }): void {
+    this.insertAttemptStmt.run(attempt);
+    this.finishStmt.run({ id: attempt.delivery_id, ...next });
+  }
+
+  findById(id: string): (DeliveryRow & { event_type: EventType }) | undefined {
+    return this.byId.get(id);
+  }
+
+  listForEndpoint(endpointId: string, before: string | null, limit: number): (DeliveryRow & { event_type: EventType })[] {
+    return this.listStmt.all(endpointId, before ?? '~', limit);
+  }
+
+  attemptsOf(deliveryIds: string[]): AttemptRow[] {
+    return this.attemptsStmt.all(JSON.stringify(deliveryIds));
+  }
+
+  /** Epoch ms of the earliest pending attempt, or null when nothing waits. */
+  nextDueAt(): number | null {
+    return this.nextDueStmt.get()?.at ?? null;
+  }
+}

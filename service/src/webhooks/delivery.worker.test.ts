@@ -1,0 +1,250 @@
+import { verifyWebhook } from '@svc/connectors';
+import { createDeliveryWorker } from '../services';
+import { createLogger } from '../shared/logger';
+import { seedMeeting } from '../testing/fixtures';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { startReceiver, type TestReceiver } from '../testing/receiver';
+import type { DeliveryWorker } from './delivery.worker';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe('DeliveryWorker', () => {
+  let t: TestServer;
+  let key: string;
+  let receiver: TestReceiver;
+  let worker: DeliveryWorker;
+  let jitter = 0.5;
+  beforeEach(async () => {
+    t = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_WEBHOOK_TIMEOUT_MS: '300', SVC_WEBHOOK_CONCURRENCY: '4', SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '2' });
+    key = t.key();
+    jitter = 0.5;
+    worker = createDeliveryWorker(t.services, t.config, createLogger('silent'), { random: () => jitter });
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await worker.stop();
+    await receiver.close();
+    await t.close();
+  });
+
+  async function endpoint(events = ['meeting.started'], url = receiver.url): Promise<{ id: string; secret: string }> {
+    const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key, body: { url, events } });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+  const startMeeting = () => t.services.meetings.start(seedMeeting(t));
+  const deliveriesOf = async (endpointId: string) =>
+    (await t.request('GET', `/api/v1/public/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key })).body.data;
+  const verify = (i: number, secrets: string | string[]) =>
+    verifyWebhook({ rawBody: receiver.requests[i]!.rawBody, headers: receiver.requests[i]!.headers as Record<string, string>, secrets, now: () => t.clock.now() });
+
+  it('delivers a signed event once, with the event id as webhook-id and the delivery id as X-Svc-Delivery', async () => {
+    const ep = await endpoint();
+    const meeting = startMeeting();
+    expect(await worker.runOnce()).toBe(1);
+    expect(receiver.requests).toHaveLength(1);
+    const event = verify(0, ep.secret);
+    expect(event).toMatchObject({ type: 'meeting.started', data: { meeting: { id: meeting.id, status: 'live' } } });
+    const [delivery] = await deliveriesOf(ep.id);
+    const headers = receiver.requests[0]!.headers;
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-svc-event': 'meeting.started',
+      'x-svc-delivery': delivery.id,
+      'x-svc-timestamp': String(Math.floor(t.clock.now() / 1000)),
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(t.clock.now() / 1000)),
+    });
+    expect(JSON.parse(receiver.requests[0]!.rawBody.toString())).toEqual((await t.request('GET', '/api/v1/public/triggers/meeting.started?limit=1', { key })).body.data[0]);
+    expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempt_count: 1, next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null, next_attempt_at: null })]);
+    t.clock.advance(DAY);
+    expect(await worker.runOnce()).toBe(0);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('retries a failing receiver 5 times in all: now, 5 s, 5 min, 30 min, 2 h later, each signed afresh', async () => {
+    receiver.reply = () => ({ status: 500, body: 'boom' });
+    const ep = await endpoint();
+    startMeeting();
+    const start = t.clock.now();
+    const gaps = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR];
+    expect(await worker.runOnce()).toBe(1);
+    let at = start;
+    for (const gap of gaps) {
+      t.clock.set(at + gap - 1);
+      expect(await worker.runOnce()).toBe(0);
+      t.clock.set(at + gap);
+      expect(await worker.runOnce()).toBe(1);
+      at += gap;
+    }
+    t.clock.advance(DAY);
+    expect(await worker.runOnce()).toBe(0);
+    expect(receiver.requests).toHaveLength(5);
+    const timestamps = receiver.requests.map((r) => Number(r.headers['x-svc-timestamp']));
+    expect(new Set(timestamps).size).toBe(5);
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 5, next_attempt_at: null });
+    expect(delivery.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 500, 500, 500]);
+    expect(delivery.attempts[0]).toMatchObject({ response_body: 'boom', next_attempt_at: new Date(start + 5 * SECOND).toISOString() });
+    expect(delivery.attempts[4].next_attempt_at).toBeNull();
+    expect(delivery.attempts.every((a: { duration_ms: number }) => a.duration_ms >= 0)).toBe(true);
+  });
+
+  it('adds up to ±10 % jitter to the schedule', async () => {
+    receiver.reply = () => ({ status: 500 });
+    const ep = await endpoint();
+    jitter = 0;
+    startMeeting();
+    await worker.runOnce();
+    expect((await deliveriesOf(ep.id))[0].next_attempt_at).toBe(new Date(t.clock.now() + 4_500).toISOString());
+    jitter = 1;
+    t.clock.advance(4_500);
+    await worker.runOnce();
+    expect((await deliveriesOf(ep.id))[0].next_attempt_at).toBe(new Date(t.clock.now() + 330_000).toISOString());
+  });
+
+  it('records a timeout as an error and retries', async () => {
+    receiver.reply = () => ({ hang: true });
+    const ep = await endpoint();
+    startMeeting();
+    await worker.runOnce();
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery.status).toBe('pending');
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 300 ms' });
+    expect(delivery.attempts[0].duration_ms).toBeGreaterThanOrEqual(290);
+  });
+
+  it('honours Retry-After on 429 and 503, but never retries sooner than the schedule', async () => {
+    const ep = await endpoint();
+    const answers = [
+      { status: 429, headers: { 'Retry-After': '120' } },
+      { status: 503, headers: { 'Retry-After': new Date(t.clock.now() + 5 * SECOND + 2 * HOUR).toUTCString() } },
+      { status: 429, headers: { 'Retry-After': '1' } },
+    ];
+    receiver.reply = () => answers.shift() ?? { status: 200 };
+    startMeeting();
+    await worker.runOnce();
+    expect((await deliveriesOf(ep.id))[0].next_attempt_at).toBe(new Date(t.clock.now() + 120 * SECOND).toISOString());
+    t.clock.advance(120 * SECOND);
+    await worker.runOnce();
+    const afterSecond = new Date((await deliveriesOf(ep.id))[0].next_attempt_at).getTime() - t.clock.now();
+    expect(afterSecond).toBeGreaterThan(HOUR);
+    t.clock.advance(afterSecond);
+    await worker.runOnce();
+    expect((await deliveriesOf(ep.id))[0].next_attempt_at).toBe(new Date(t.clock.now() + 30 * MINUTE).toISOString());
+  });
+
+  it('disables the endpoint on 410 Gone and queues nothing more for it until it is enabled again', async () => {
+    receiver.reply = () => ({ status: 410 });
+    const ep = await endpoint();
+    startMeeting();
+    await worker.runOnce();
+    const endpointNow = (await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body;
+    expect(endpointNow).toMatchObject({ enabled: false, disabled_reason: 'the endpoint answered 410 Gone' });
+    expect((await deliveriesOf(ep.id))[0]).toMatchObject({ status: 'failed', attempt_count: 1 });
+    startMeeting();
+    expect(await deliveriesOf(ep.id)).toHaveLength(1);
+    receiver.reply = () => ({ status: 200 });
+    await t.request('PATCH', `/api/v1/public/webhook-endpoints/${ep.id}`, { key, body: { enabled: true } });
+    startMeeting();
+    await worker.runOnce();
+    expect((await deliveriesOf(ep.id))[0].status).toBe('succeeded');
+  });
+
+  it('disables an endpoint whose every attempt failed for 5 days; a success in between resets the clock', async () => {
+    const ep = await endpoint();
+    receiver.reply = () => ({ status: 500 });
+    startMeeting();
+    await worker.runOnce();
+    t.clock.advance(3 * DAY);
+    receiver.reply = () => ({ status: 200 });
+    await worker.runOnce();
+    receiver.reply = () => ({ status: 500 });
+    t.clock.advance(DAY);
+    startMeeting();
+    await worker.runOnce();
+    t.clock.advance(5 * DAY - 1);
+    startMeeting();
+    await worker.runOnce();
+    expect((await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body.enabled).toBe(true);
+    t.clock.advance(1);
+    startMeeting();
+    await worker.runOnce();
+    expect((await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body).toMatchObject({ enabled: false, disabled_reason: 'every attempt failed for 5 days' });
+  });
+
+  it('does not follow redirects and keeps only the first 1 KB of an answer', async () => {
+    const ep = await endpoint();
+    receiver.reply = (req) => (req.path === '/hook' ? { status: 302, headers: { Location: '/elsewhere' }, body: 'x'.repeat(5000) } : { status: 200 });
+    startMeeting();
+    await worker.runOnce();
+    expect(receiver.requests.map((r) => r.path)).toEqual(['/hook']);
+    const attempt = (await deliveriesOf(ep.id))[0].attempts[0];
+    expect(attempt.status_code).toBe(302);
+    expect(attempt.response_body).toHaveLength(1024);
+  });
+
+  it('signs with both secrets for 24 h after a rotation, then with the new one only', async () => {
+    const ep = await endpoint();
+    const rotated = (await t.request('POST', `/api/v1/public/webhook-endpoints/${ep.id}/rotate-secret`, { key })).body;
+    startMeeting();
+    await worker.runOnce();
+    expect(receiver.requests[0]!.headers['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64},sha256=[0-9a-f]{64}$/);
+    expect(verify(0, ep.secret).type).toBe('meeting.started');
+    expect(verify(0, rotated.secret).type).toBe('meeting.started');
+    t.clock.advance(DAY);
+    startMeeting();
+    await worker.runOnce();
+    expect(receiver.requests[1]!.headers['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verify(1, rotated.secret).type).toBe('meeting.started');
+    expect(() => verify(1, ep.secret)).toThrow(/no signature matches/);
+  });
+
+  it('redelivers on request as a new delivery of the same event', async () => {
+    const ep = await endpoint();
+    startMeeting();
+    await worker.runOnce();
+    const [first] = await deliveriesOf(ep.id);
+    const res = await t.request('POST', `/api/v1/public/deliveries/${first.id}/redeliver`, { key });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ event_id: first.event_id, status: 'pending', attempt_count: 0 });
+    await worker.runOnce();
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([first.event_id, first.event_id]);
+    expect(receiver.requests[1]!.headers['x-svc-delivery']).toBe(res.body.id);
+    expect((await t.request('POST', '/api/v1/public/deliveries/dlv_00000000000000000000000000/redeliver', { key })).status).toBe(404);
+  });
+
+  it('makes deliveries interrupted by a crash due again when it starts', async () => {
+    const ep = await endpoint();
+    startMeeting();
+    const [pending] = await deliveriesOf(ep.id);
+    expect(t.services.deliveries.claim(pending.id, t.clock.now() + HOUR)).toBe(true);
+    expect(await worker.runOnce()).toBe(0);
+    worker.start();
+    await worker.stop();
+    expect(await worker.runOnce()).toBe(1);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('keeps delivering to other endpoints while one endpoint is slow', async () => {
+    const slow = await startReceiver(() => ({ status: 200, delayMs: 1500 }));
+    try {
+      await endpoint(['meeting.started'], slow.url);
+      await endpoint(['meeting.started']);
+      for (let i = 0; i < 6; i++) startMeeting();
+      const started = Date.now();
+      worker.start();
+      for (let i = 0; i < 100 && receiver.requests.length < 6; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(receiver.requests).toHaveLength(6);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(slow.requests.length).toBeLessThanOrEqual(2);
+    } finally {
+      await worker.stop();
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isPrivateAddress } from './url-policy';
+
+const RESPONSE_BODY_LIMIT = 1024;
+
+/** What came of one POST. */
+export interface SendResult {
+  statusCode: number | null;
+  /** Why the attempt failed before or instead of an HTTP answer. */
+  error: string | null;
+  /** The first 1 KB of the answer. */
+  responseBody: string | null;
+  /** The Retry-After of the answer in ms, when it sent one. */
+  retryAfterMs: number | null;
+  durationMs: number;
+}
+
+/** POSTs a delivery; never throws. */
+export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+
+/**
+ * A sender over node:http(s) with keep-alive: no redirects followed, at most 1 KB of the answer
+ * read, a hard timeout, and (unless private targets are allowed) no connection to a private
+ * address, checked on the resolved address so DNS cannot smuggle one in.
+ */
+export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boolean }): Sender {
+  const lookup: LookupFunction | undefined = opts.allowPrivateTargets
+    ? undefined
+    : (hostname, options, callback) =>
+        dns.lookup(hostname, options, (err, address, family) => {
+          if (err) return callback(err, address, family);
+          const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
+          if (addresses.some(isPrivateAddress)) return callback(new Error(`${hostname} resolves to a private address`), address, family);
+          callback(null, address, family);
+        });
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  };
+
+  return (url, headers, body) =>
+    new Promise<SendResult>((resolve) => {
+      const started = performance.now();
+      const done = (result: Omit<SendResult, 'durationMs'>) =>
+        resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        return done({ statusCode: null, error: 'invalid URL', responseBody: null, retryAfterMs: null });
+      }
+      const transport = target.protocol === 'https:' ? https : http;
+      const req = transport.request(target, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'svc-webhooks/1' },
+        agent: agents[target.protocol as 'http:' | 'https:'],
+        lookup,
+      });
+      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        done({ statusCode: null, error: err.message, responseBody: null, retryAfterMs: null });
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          clearTimeout(timer);
+          done({
+            statusCode: res.statusCode ?? null,
+            error: null,
+            responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
+            retryAfterMs: parseRetryAfter(res.headers['retry-after'], Date.now()),
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+          size += chunk.length;
+          if (size >= RESPONSE_BODY_LIMIT) {
+            res.destroy();
+            finish();
+          }
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+      });
+      req.end(body);
+    });
+}
+
+/** Retry-After in ms from seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

@@ -1,0 +1,121 @@
+import { SCOPES } from '../keys/scopes';
+import { seedMeeting } from '../testing/fixtures';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+describe('webhook endpoints API', () => {
+  let t: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    t = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
+    key = t.key();
+  });
+  afterAll(() => t.close());
+  const api = (method: string, path: string, body?: unknown, k = key) => t.request(method, `/api/v1/public${path}`, { key: k, body });
+
+  it('creates an endpoint and shows its secret once, storing it only encrypted', async () => {
+    const res = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['meeting.ended', 'registration.created'], description: 'CRM' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^whk_/),
+      url: 'http://127.0.0.1:9/hook',
+      events: ['meeting.ended', 'registration.created'],
+      description: 'CRM',
+      enabled: true,
+      disabled_reason: null,
+      organization_id: t.org.id,
+      previous_secret_expires_at: null,
+    });
+    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const again = await api('GET', `/webhook-endpoints/${res.body.id}`);
+    expect(again.body.secret).toBeUndefined();
+    expect((await api('GET', '/webhook-endpoints')).body.data.every((e: { secret?: string }) => e.secret === undefined)).toBe(true);
+    const stored = JSON.stringify(t.services.db.prepare('SELECT * FROM webhook_endpoints').all());
+    expect(stored).not.toContain(res.body.secret.slice(6));
+  });
+
+  it('updates url, events and description, disables and re-enables', async () => {
+    const { body: ep } = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/a', events: ['meeting.ended'] });
+    const changed = await api('PATCH', `/webhook-endpoints/${ep.id}`, { url: 'http://127.0.0.1:9/b', events: ['meeting.started'], description: 'New' });
+    expect(changed.body).toMatchObject({ url: 'http://127.0.0.1:9/b', events: ['meeting.started'], description: 'New' });
+    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: false })).body).toMatchObject({ enabled: false, disabled_reason: 'disabled through the API' });
+    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
+  it('rotates the secret with a 24 h overlap', async () => {
+    const { body: ep } = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/r', events: ['meeting.ended'] });
+    const rotated = await api('POST', `/webhook-endpoints/${ep.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(ep.secret);
+    expect(rotated.body.previous_secret_expires_at).toBe(new Date(t.clock.now() + 24 * 3600_000).toISOString());
+    t.clock.advance(24 * 3600_000);
+    expect((await api('GET', `/webhook-endpoints/${ep.id}`)).body.previous_secret_expires_at).toBeNull();
+  });
+
+  it('deletes an endpoint with its deliveries', async () => {
+    const { body: ep } = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/d', events: ['meeting.started'] });
+    t.services.meetings.start(seedMeeting(t));
+    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE endpoint_id = ?').pluck().get(ep.id)).toBe(1);
+    expect((await api('DELETE', `/webhook-endpoints/${ep.id}`)).status).toBe(204);
+    expect((await api('GET', `/webhook-endpoints/${ep.id}`)).status).toBe(404);
+    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE endpoint_id = ?').pluck().get(ep.id)).toBe(0);
+  });
+
+  it.each([
+    [{ url: 'not a url', events: ['meeting.ended'] }, 'url'],
+    [{ url: 'ftp://example.com/x', events: ['meeting.ended'] }, 'url'],
+    [{ url: 'https://example.com/x', events: [] }, 'events'],
+    [{ url: 'https://example.com/x', events: ['meeting.exploded'] }, 'events.0'],
+    [{ url: 'https://example.com/x', events: ['meeting.ended', 'meeting.ended'] }, 'events'],
+    [{ url: 'https://example.com/x' }, 'events'],
+    [{ url: 'https://example.com/x', events: ['meeting.ended'], secret: 'mine' }, 'secret'],
+  ])('rejects %j (param %s) and stores nothing', async (body, param) => {
+    const before = t.services.db.prepare('SELECT count(*) FROM webhook_endpoints').pluck().get();
+    const res = await api('POST', '/webhook-endpoints', body);
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe(param);
+    expect(t.services.db.prepare('SELECT count(*) FROM webhook_endpoints').pluck().get()).toBe(before);
+  });
+
+  it('needs the scope that reads each subscribed event type', async () => {
+    const limited = t.key(['webhooks:write', 'meetings:read']);
+    expect((await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'] }, limited)).status).toBe(201);
+    const res = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['recording.ready'] }, limited);
+    expect(res.status).toBe(403);
+    expect(res.body.required_scope).toBe('recordings:read');
+    expect((await api('GET', '/webhook-endpoints', undefined, t.key(['meetings:read']))).body.required_scope).toBe('webhooks:write');
+  });
+
+  it('keeps endpoints of other organizations out of reach', async () => {
+    const other = t.services.identity.createOrganization(t.owner.id, 'Other');
+    const { body: foreign } = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'], organization_id: other.id });
+    const restricted = t.key(SCOPES, { org: t.org.id });
+    for (const [method, path] of <[string, string][]>[['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/rotate-secret'], ['GET', '/deliveries']]) {
+      const res = await api(method, `/webhook-endpoints/${foreign.id}${path}`, method === 'PATCH' ? { description: 'x' } : undefined, restricted);
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+    }
+    expect((await api('GET', '/webhook-endpoints?limit=100', undefined, restricted)).body.data.map((e: { id: string }) => e.id)).not.toContain(foreign.id);
+  });
+});
+
+describe('webhook URL policy without SVC_ALLOW_INSECURE_WEBHOOKS', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it.each(['http://example.com/hook', 'https://localhost/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://192.168.0.5/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'https://api.localhost/x'])(
+    'refuses %s',
+    async (url) => {
+      const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url, events: ['meeting.ended'] } });
+      expect(res.status).toBe(400);
+      expect(res.body.param).toBe('url');
+    },
+  );
+
+  it('accepts a public https URL', async () => {
+    const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url: 'https://hooks.example.com/svc', events: ['meeting.ended'] } });
+    expect(res.status).toBe(201);
+  });
+});

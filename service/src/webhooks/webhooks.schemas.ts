@@ -1,0 +1,97 @@
+import { EVENT_TYPES } from '../events/event-types';
+import type { EventType } from '../events/event-types';
+import type { JsonSchema } from '../http/validation';
+
+const url: JsonSchema = { type: 'string', maxLength: 2048, description: 'Where deliveries are POSTed; https (http and loopback only when the operator allows insecure webhooks).' };
+const events: JsonSchema = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...EVENT_TYPES] },
+  description: 'Event types to deliver; the key must be able to read each.',
+};
+const description: JsonSchema = { type: 'string', maxLength: 500 };
+
+/** Body of POST /webhook-endpoints. */
+export const createEndpointSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'events'],
+  properties: { url, events, description, organization_id: { type: 'string' } },
+};
+
+/** Body of POST /webhook-endpoints after validation. */
+export interface CreateEndpointInput {
+  url: string;
+  events: EventType[];
+  description?: string;
+  organization_id?: string;
+}
+
+/** Body of PATCH /webhook-endpoints/{id}. */
+export const updateEndpointSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { url, events, description, enabled: { type: 'boolean', description: 'false pauses deliveries; true resumes them and clears disabled_reason.' } },
+};
+
+/** Body of PATCH /webhook-endpoints/{id} after validation. */
+export interface UpdateEndpointInput {
+  url?: string;
+  events?: EventType[];
+  description?: string;
+  enabled?: boolean;
+}
+
+/** The webhook endpoint resource. */
+export const endpointSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'organization_id', 'url', 'description', 'events', 'enabled', 'disabled_reason', 'previous_secret_expires_at', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string', examples: ['whk_01jd8x3k2m0000000000000000'] },
+    organization_id: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    description: { type: 'string' },
+    events: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
+    enabled: { type: 'boolean' },
+    disabled_reason: { type: ['string', 'null'], description: 'Why deliveries stopped: the endpoint answered 410, or failed for days.' },
+    previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Until then, deliveries are also signed with the previous secret.' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    secret: { type: 'string', description: 'Only in the answers of create and rotate-secret: shown once.' },
+  },
+};
+
+/** A delivery with its attempts. */
+export const deliverySchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'created_at', 'completed_at', 'attempts'],
+  properties: {
+    id: { type: 'string' },
+    event_id: { type: 'string' },
+    event_type: { type: 'string', enum: [...EVENT_TYPES] },
+    endpoint_id: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'delivering', 'succeeded', 'failed'] },
+    attempt_count: { type: 'integer' },
+    next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: { type: 'string', format: 'date-time' },
+    completed_at: { type: ['string', 'null'], format: 'date-time' },
+    attempts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['number', 'started_at', 'duration_ms', 'status_code', 'error', 'next_attempt_at'],
+        properties: {
+          number: { type: 'integer' },
+          started_at: { type: 'string', format: 'date-time' },
+          duration_ms: { type: 'integer' },
+          status_code: { type: ['integer', 'null'] },
+          error: { type: ['string', 'null'] },
+          response_body: { type: ['string', 'null'], description: 'The first 1 KB of the answer.' },
+          next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,221 @@
+import { newWebhookSecret } from '@svc/connectors';
+import { EVENT_SCOPES, type EventType } from '../events/event-types';
+import type { EventRow } from '../events/events.repo';
+import type { EventSubscriber } from '../events/events.service';
+import { ApiError } from '../http/errors';
+import type { PageRequest } from '../http/pagination';
+import type { IdentityService, Principal } from '../identity/identity.service';
+import { orgIdsOf } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/ids';
+import type { SecretBox } from '../shared/secret-box';
+import type { AttemptRow, DeliveriesRepo, DeliveryRow } from './deliveries.repo';
+import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
+import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
+import { webhookUrlProblem } from './url-policy';
+
+/** How long a rotated-out secret keeps signing deliveries. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** The webhook endpoint resource; `secret` only right after create and rotate. */
+export interface WebhookEndpoint {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string;
+  events: EventType[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  secret?: string;
+}
+
+/** A delivery with its attempts, as the API returns it. */
+export interface Delivery {
+  id: string;
+  event_id: string;
+  event_type: EventType;
+  endpoint_id: string;
+  status: DeliveryRow['status'];
+  attempt_count: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+  attempts: Omit<AttemptRow, 'id' | 'delivery_id'>[];
+}
+
+/** Webhook endpoints (the customer's receivers), and the outbox that queues one delivery per event and subscribed endpoint. */
+export class WebhooksService implements EventSubscriber {
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepo,
+    private readonly deliveries: DeliveriesRepo,
+    private readonly identity: IdentityService,
+    private readonly secrets: SecretBox,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly allowInsecureUrls: boolean,
+  ) {}
+
+  /** Queues a pending delivery, due now, for each enabled endpoint of the event's organization that subscribes to its type. */
+  enqueue(event: EventRow): void {
+    const now = this.clock.now();
+    for (const endpointId of this.endpoints.subscribedTo(event.organization_id, event.type)) {
+      this.deliveries.insert(this.newDelivery(event.id, endpointId, now));
+    }
+  }
+
+  create(principal: Principal, input: CreateEndpointInput): WebhookEndpoint {
+    this.checkUrl(input.url);
+    this.checkEvents(principal, input.events);
+    const org = this.identity.targetOrganization(principal, input.organization_id);
+    const secret = newWebhookSecret();
+    const now = isoAt(this.clock.now());
+    const row: WebhookEndpointRow = {
+      id: this.ids.next('whk'),
+      organization_id: org.id,
+      url: input.url,
+      description: input.description ?? '',
+      events: input.events,
+      enabled: 1,
+      disabled_reason: null,
+      secret_encrypted: this.secrets.seal(secret),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.endpoints.insert(row);
+    return { ...this.view(row), secret };
+  }
+
+  list(principal: Principal, page: PageRequest): WebhookEndpointRow[] {
+    return this.endpoints.list(orgIdsOf(principal), page.after, page.limit + 1);
+  }
+
+  get(principal: Principal, id: string): WebhookEndpoint {
+    return this.view(this.find(principal, id));
+  }
+
+  update(principal: Principal, id: string, input: UpdateEndpointInput): WebhookEndpoint {
+    const row = this.find(principal, id);
+    if (input.url !== undefined) this.checkUrl(input.url);
+    if (input.events !== undefined) this.checkEvents(principal, input.events);
+    const next: WebhookEndpointRow = {
+      ...row,
+      url: input.url ?? row.url,
+      events: input.events ?? row.events,
+      description: input.description ?? row.description,
+      updated_at: isoAt(this.clock.now()),
+    };
+    if (input.enabled === true) Object.assign(next, { enabled: 1, disabled_reason: null, failing_since: null });
+    if (input.enabled === false) Object.assign(next, { enabled: 0, disabled_reason: 'disabled through the API' });
+    this.endpoints.update(next);
+    return this.view(next);
+  }
+
+  /** Deletes an endpoint with its deliveries and their attempts. */
+  remove(principal: Principal, id: string): void {
+    this.endpoints.delete(this.find(principal, id).id);
+  }
+
+  /** Issues a new secret; the previous one keeps signing deliveries (alongside) for 24 h. */
+  rotateSecret(principal: Principal, id: string): WebhookEndpoint {
+    const row = this.find(principal, id);
+    const secret = newWebhookSecret();
+    const now = this.clock.now();
+    const next: WebhookEndpointRow = {
+      ...row,
+      secret_encrypted: this.secrets.seal(secret),
+      previous_secret_encrypted: row.secret_encrypted,
+      previous_secret_expires_at: now + ROTATION_OVERLAP_MS,
+      updated_at: isoAt(now),
+    };
+    this.endpoints.update(next);
+    return { ...this.view(next), secret };
+  }
+
+  listDeliveries(principal: Principal, endpointId: string, page: PageRequest): Delivery[] {
+    const endpoint = this.find(principal, endpointId);
+    const rows = this.deliveries.listForEndpoint(endpoint.id, page.after, page.limit + 1);
+    const attempts = this.deliveries.attemptsOf(rows.map((r) => r.id));
+    return rows.map((row) => this.deliveryView(row, row.event_type, attempts.filter((a) => a.delivery_id === row.id)));
+  }
+
+  /** Queues the delivery's event again for its endpoint, as a new delivery due now. */
+  redeliver(principal: Principal, deliveryId: string): Delivery {
+    const original = this.deliveries.findById(deliveryId);
+    const endpoint = original && this.endpoints.find(orgIdsOf(principal), original.endpoint_id);
+    if (!original || !endpoint) throw ApiError.notFound(`Delivery ${deliveryId}`);
+    if (!endpoint.enabled) throw ApiError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
+    const row = this.newDelivery(original.event_id, endpoint.id, this.clock.now());
+    this.deliveries.insert(row);
+    return this.deliveryView(row, original.event_type, []);
+  }
+
+  /** The API form of a stored endpoint. */
+  view(row: WebhookEndpointRow): WebhookEndpoint {
+    const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > this.clock.now();
+    return {
+      id: row.id,
+      organization_id: row.organization_id,
+      url: row.url,
+      description: row.description,
+      events: row.events,
+      enabled: row.enabled === 1,
+      disabled_reason: row.disabled_reason,
+      previous_secret_expires_at: overlap ? isoAt(row.previous_secret_expires_at!) : null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  private deliveryView(row: DeliveryRow, eventType: EventType, attempts: AttemptRow[]): Delivery {
+    return {
+      id: row.id,
+      event_id: row.event_id,
+      event_type: eventType,
+      endpoint_id: row.endpoint_id,
+      status: row.status,
+      attempt_count: row.attempt_count,
+      next_attempt_at: row.status === 'pending' && row.next_attempt_at !== null ? isoAt(row.next_attempt_at) : null,
+      created_at: row.created_at,
+      completed_at: row.completed_at,
+      attempts: attempts.map(({ id: _id, delivery_id: _d, ...attempt }) => attempt),
+    };
+  }
+
+  private newDelivery(eventId: string, endpointId: string, now: number): DeliveryRow {
+    return {
+      id: this.ids.next('dlv'),
+      event_id: eventId,
+      endpoint_id: endpointId,
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at: now,
+      lease_until: null,
+      created_at: isoAt(now),
+      completed_at: null,
+    };
+  }
+
+  private find(principal: Principal, id: string): WebhookEndpointRow {
+    const row = this.endpoints.find(orgIdsOf(principal), id);
+    if (!row) throw ApiError.notFound(`Webhook endpoint ${id}`);
+    return row;
+  }
+
+  private checkUrl(url: string): void {
+    const problem = webhookUrlProblem(url, this.allowInsecureUrls);
+    if (problem) throw ApiError.invalid([{ param: 'url', message: problem }]);
+  }
+
+  private checkEvents(principal: Principal, events: EventType[]): void {
+    const missing = events.map((e) => EVENT_SCOPES[e]).find((scope) => !principal.key.scopes.includes(scope));
+    if (missing) {
+      throw new ApiError('insufficient_scope', 403, `Subscribing to these events needs the ${missing} scope`, { required_scope: missing });
+    }
+  }
+}
