@@ -72,7 +72,7 @@ export function createServices(
   const summariesRepo = new SummariesRepo(db);
   const deliveries = new DeliveriesRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
-  const webhooks = new WebhooksService(webhookEndpoints, deliveries, identity, secrets, ids, clock, config.allowInsecureWebhooks);
+  const webhooks = new WebhooksService(webhookEndpoints, deliveries, identity, secrets, transaction, ids, clock, config.allowInsecureWebhooks);
   events.subscribe(webhooks);
   return {
     db,

@@ -1,9 +1,10 @@
+import { EVENT_SCOPES, EVENT_TYPES } from '../events/event-types';
 import { SCOPES, type Scope } from '../keys/scopes';
-import { seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
+import { principalIn, seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 /** The spec's endpoint table, written out independently of the route table it checks. */
-const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unknown }[] = [
+const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unknown; alsoNeeds?: Scope[] }[] = [
   { method: 'GET', path: '/me', scope: null },
   { method: 'GET', path: '/meetings', scope: 'meetings:read' },
   { method: 'POST', path: '/meetings', scope: 'meetings:write', body: { title: 'Scope check' } },
@@ -16,35 +17,62 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/meetings/{id}/transcript', scope: 'transcripts:read' },
   { method: 'GET', path: '/meetings/{id}/summary', scope: 'transcripts:read' },
   { method: 'POST', path: '/webinars/{slug}/registrations', scope: 'webinars:write', body: { email: 'ann@example.com', name: 'Ann' } },
+  { method: 'GET', path: '/events', scope: 'meetings:read' },
+  ...EVENT_TYPES.map((type) => ({ method: 'GET', path: `/triggers/${type}`, scope: EVENT_SCOPES[type] })),
+  // Subscribing to an event type also needs the scope that reads it.
+  { method: 'POST', path: '/webhook-endpoints', scope: 'webhooks:write', body: { url: 'https://hooks.example.com/x', events: ['meeting.ended'] }, alsoNeeds: ['meetings:read'] },
+  { method: 'GET', path: '/webhook-endpoints', scope: 'webhooks:write' },
+  { method: 'GET', path: '/webhook-endpoints/{endpoint_id}', scope: 'webhooks:write' },
+  { method: 'PATCH', path: '/webhook-endpoints/{endpoint_id}', scope: 'webhooks:write', body: { description: 'Changed' } },
+  { method: 'DELETE', path: '/webhook-endpoints/{endpoint_id}', scope: 'webhooks:write' },
+  { method: 'POST', path: '/webhook-endpoints/{endpoint_id}/rotate-secret', scope: 'webhooks:write' },
+  { method: 'GET', path: '/webhook-endpoints/{endpoint_id}/deliveries', scope: 'webhooks:write' },
+  { method: 'POST', path: '/deliveries/{delivery_id}/redeliver', scope: 'webhooks:write' },
 ];
 
-/** A meeting with a participant, a ready recording, a transcript and a summary, plus a webinar. */
-function seedEverything(t: TestServer, orgId: string, slug: string) {
+type Ids = { id: string; recording_id: string; slug: string; endpoint_id: string; delivery_id: string };
+
+/** A webhook endpoint subscribed to meeting.started, with one delivery. */
+function seedEndpoint(t: TestServer, orgId: string): { endpoint_id: string; delivery_id: string } {
+  const principal = principalIn(t, orgId, ['meetings:read', 'webhooks:write']);
+  const endpoint = t.services.webhooks.create(principal, { url: 'https://hooks.example.com/seed', events: ['meeting.started'] });
+  t.services.meetings.start(seedMeeting(t, {}, orgId));
+  const [delivery] = t.services.deliveries.listForEndpoint(endpoint.id, null, 1);
+  return { endpoint_id: endpoint.id, delivery_id: delivery!.id };
+}
+
+/** A meeting with a participant, a ready recording, a transcript and a summary, a webinar and a webhook endpoint with a delivery; events of every type. */
+function seedEverything(t: TestServer, orgId: string, slug: string): Ids & { code: string } {
   const meeting = seedMeeting(t, {}, orgId);
   seedParticipant(t, meeting.id);
   const recording = seedRecording(t, meeting.id);
   seedTranscript(t, meeting.id);
   seedSummary(t, meeting.id);
   seedMeeting(t, { kind: 'webinar', slug, title: 'Webinar' }, orgId);
-  return { meeting, recording, slug };
+  return { id: meeting.id, code: meeting.code, recording_id: recording.id, slug, ...seedEndpoint(t, orgId) };
 }
 
 /** Everything a request could change, to prove a refused one changed nothing. */
 function snapshot(t: TestServer): string {
-  return JSON.stringify([t.services.db.prepare('SELECT * FROM meetings ORDER BY id').all(), t.services.db.prepare('SELECT * FROM registrations').all()]);
+  const tables = ['meetings', 'registrations', 'webhook_endpoints', 'deliveries', 'events'];
+  return JSON.stringify(tables.map((table) => t.services.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()));
 }
 
-function fill(path: string, ids: { id: string; recording_id: string; slug: string }): string {
-  return path.replace('{id}', ids.id).replace('{recording_id}', ids.recording_id).replace('{slug}', ids.slug);
+function fill(path: string, ids: Ids): string {
+  return path
+    .replace('{id}', ids.id)
+    .replace('{recording_id}', ids.recording_id)
+    .replace('{slug}', ids.slug)
+    .replace('{endpoint_id}', ids.endpoint_id)
+    .replace('{delivery_id}', ids.delivery_id);
 }
 
 describe('scope matrix: every endpoint x every scope', () => {
   let t: TestServer;
-  let ids: { id: string; recording_id: string; slug: string };
+  let ids: Ids;
   beforeAll(async () => {
     t = await startTestServer();
-    const seeded = seedEverything(t, t.org.id, 'scope-webinar');
-    ids = { id: seeded.meeting.id, recording_id: seeded.recording.id, slug: seeded.slug };
+    ids = seedEverything(t, t.org.id, 'scope-webinar');
   });
   afterAll(() => t.close());
 
@@ -54,10 +82,10 @@ describe('scope matrix: every endpoint x every scope', () => {
   ];
   const matrix = ENDPOINTS.flatMap((e) => grants.map((g) => ({ ...e, ...g, allowed: e.scope === null || g.scopes.includes(e.scope) })));
 
-  it.each(matrix)('$method $path with $label -> allowed: $allowed', async ({ method, path, scope, body, scopes, allowed }) => {
-    const key = t.key(scopes);
-    // DELETE cancels, so each check gets a fresh scheduled meeting.
-    const target = method === 'DELETE' ? { ...ids, id: seedMeeting(t).id } : ids;
+  it.each(matrix)('$method $path with $label -> allowed: $allowed', async ({ method, path, scope, body, scopes, allowed, alsoNeeds }) => {
+    const key = t.key([...scopes, ...(alsoNeeds ?? [])]);
+    // DELETE cancels or removes, so each check gets a fresh meeting and endpoint.
+    const target = method === 'DELETE' ? { ...ids, id: seedMeeting(t).id, ...seedEndpoint(t, t.org.id) } : ids;
     const res = await t.request(method, `/api/v1/public${fill(path, target)}`, { key, body });
     if (allowed) {
       expect(res.status).toBeGreaterThanOrEqual(200);
@@ -72,16 +100,13 @@ describe('scope matrix: every endpoint x every scope', () => {
 describe('organization isolation across every endpoint', () => {
   let t: TestServer;
   let otherOrgId: string;
-  let foreign: { id: string; recording_id: string; slug: string };
-  let foreignCode: string;
+  let foreign: Ids & { code: string };
   let restrictedKey: string;
   beforeAll(async () => {
     t = await startTestServer();
     otherOrgId = t.services.identity.createOrganization(t.owner.id, 'Other org').id;
     seedEverything(t, t.org.id, 'home-webinar');
-    const seeded = seedEverything(t, otherOrgId, 'foreign-webinar');
-    foreign = { id: seeded.meeting.id, recording_id: seeded.recording.id, slug: seeded.slug };
-    foreignCode = seeded.meeting.code;
+    foreign = seedEverything(t, otherOrgId, 'foreign-webinar');
     restrictedKey = t.key(SCOPES, { org: t.org.id });
   });
   afterAll(() => t.close());
@@ -90,12 +115,27 @@ describe('organization isolation across every endpoint', () => {
 
   it.each(targeted)('a key restricted to another organization gets 404 from $method $path', async ({ method, path, body }) => {
     const before = snapshot(t);
-    for (const id of [foreign.id, foreignCode]) {
+    for (const id of [foreign.id, foreign.code]) {
       const res = await t.request(method, `/api/v1/public${fill(path, { ...foreign, id })}`, { key: restrictedKey, body });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
     expect(snapshot(t)).toBe(before);
+  });
+
+  it('sees no event or webhook endpoint of another organization', async () => {
+    const foreignMeetings = t.services.db.prepare('SELECT id FROM meetings WHERE organization_id = ?').pluck().all(otherOrgId);
+    const feeds = ['/events?limit=100', ...EVENT_TYPES.map((type) => `/triggers/${type}?limit=100`)];
+    let seen = 0;
+    for (const path of feeds) {
+      const { body } = await t.request('GET', `/api/v1/public${path}`, { key: restrictedKey });
+      seen += body.data.length;
+      for (const e of body.data) expect(foreignMeetings).not.toContain(e.data.meeting.id);
+    }
+    expect(seen).toBeGreaterThan(0);
+    const endpoints = (await t.request('GET', '/api/v1/public/webhook-endpoints?limit=100', { key: restrictedKey })).body.data;
+    expect(endpoints.map((e: { id: string }) => e.id)).not.toContain(foreign.endpoint_id);
+    expect(endpoints.length).toBeGreaterThan(0);
   });
 
   it('lists only its own organization’s meetings, under every status filter', async () => {

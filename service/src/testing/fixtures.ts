@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Principal } from '../identity/identity.service';
+import type { Scope } from '../keys/scopes';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import type { CreateMeetingInput } from '../meetings/meetings.schemas';
 import type { ParticipantRow } from '../participants/participants.repo';
@@ -11,8 +12,8 @@ import type { Transcript } from '../transcripts/transcripts.repo';
 import type { TestServer } from './harness';
 
 /** A principal acting in one organization of the owner. */
-export function principalIn(t: TestServer, orgId: string): Principal {
-  const { row } = t.services.keys.create({ userId: t.owner.id, name: 'fixture', scopes: [], organizationId: orgId });
+export function principalIn(t: TestServer, orgId: string, scopes: Scope[] = []): Principal {
+  const { row } = t.services.keys.create({ userId: t.owner.id, name: 'fixture', scopes, organizationId: orgId });
   return t.services.identity.principalOf(row);
 }
 

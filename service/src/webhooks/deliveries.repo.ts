@@ -53,6 +53,8 @@ export class DeliveriesRepo {
   private readonly listStmt;
   private readonly attemptsStmt;
   private readonly nextDueStmt;
+  private readonly parkStmt;
+  private readonly resumeStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at,
@@ -86,6 +88,10 @@ export class DeliveriesRepo {
     );
     this.attemptsStmt = db.prepare<[string], AttemptRow>(
       'SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
+    );
+    this.parkStmt = db.prepare("UPDATE deliveries SET next_attempt_at = NULL WHERE endpoint_id = ? AND status = 'pending'");
+    this.resumeStmt = db.prepare(
+      "UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at IS NULL",
     );
     this.nextDueStmt = db.prepare<[], { at: number | null }>(
       "SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'",
@@ -128,6 +134,16 @@ export class DeliveriesRepo {
 
   attemptsOf(deliveryIds: string[]): AttemptRow[] {
     return this.attemptsStmt.all(JSON.stringify(deliveryIds));
+  }
+
+  /** Takes the pending deliveries of a disabled endpoint out of the schedule, so the worker never scans them. */
+  park(endpointId: string): void {
+    this.parkStmt.run(endpointId);
+  }
+
+  /** Puts the parked deliveries of a re-enabled endpoint back in the schedule, due at `now`. */
+  resume(endpointId: string, now: number): void {
+    this.resumeStmt.run(now, endpointId);
   }
 
   /** Epoch ms of the earliest pending attempt, or null when nothing waits. */

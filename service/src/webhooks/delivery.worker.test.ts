@@ -155,6 +155,21 @@ describe('DeliveryWorker', () => {
     expect((await deliveriesOf(ep.id))[0].status).toBe('succeeded');
   });
 
+  it('parks the pending deliveries of a disabled endpoint and sends them once it is enabled again', async () => {
+    receiver.reply = () => ({ status: 500 });
+    const ep = await endpoint();
+    startMeeting();
+    await worker.runOnce();
+    await t.request('PATCH', `/api/v1/public/webhook-endpoints/${ep.id}`, { key, body: { enabled: false } });
+    t.clock.advance(DAY);
+    expect(await worker.runOnce()).toBe(0);
+    expect((await deliveriesOf(ep.id))[0]).toMatchObject({ status: 'pending', next_attempt_at: null });
+    receiver.reply = () => ({ status: 200 });
+    await t.request('PATCH', `/api/v1/public/webhook-endpoints/${ep.id}`, { key, body: { enabled: true } });
+    expect(await worker.runOnce()).toBe(1);
+    expect((await deliveriesOf(ep.id))[0]).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  });
+
   it('disables an endpoint whose every attempt failed for 5 days; a success in between resets the clock', async () => {
     const ep = await endpoint();
     receiver.reply = () => ({ status: 500 });

@@ -211,9 +211,13 @@ export class DeliveryWorker {
       : now - failingSince >= DISABLE_AFTER_FAILING_MS
         ? 'every attempt failed for 5 days'
         : null;
+    const disable = reason !== null && endpoint.enabled === 1;
     const updated = { ...endpoint, failing_since: failingSince, updated_at: isoAt(now) };
-    if (reason && endpoint.enabled) Object.assign(updated, { enabled: 0, disabled_reason: reason });
+    if (disable) Object.assign(updated, { enabled: 0, disabled_reason: reason });
     this.deps.endpoints.update(updated);
-    if (reason && endpoint.enabled) this.deps.logger.warn('webhook endpoint disabled', { endpoint_id: endpointId, reason });
+    if (disable) {
+      this.deps.deliveries.park(endpointId);
+      this.deps.logger.warn('webhook endpoint disabled', { endpoint_id: endpointId, reason });
+    }
   }
 }

@@ -9,6 +9,7 @@ import { orgIdsOf } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SecretBox } from '../shared/secret-box';
+import type { Transaction } from '../shared/transaction';
 import type { AttemptRow, DeliveriesRepo, DeliveryRow } from './deliveries.repo';
 import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
@@ -53,6 +54,7 @@ export class WebhooksService implements EventSubscriber {
     private readonly deliveries: DeliveriesRepo,
     private readonly identity: IdentityService,
     private readonly secrets: SecretBox,
+    private readonly transaction: Transaction,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly allowInsecureUrls: boolean,
@@ -112,7 +114,11 @@ export class WebhooksService implements EventSubscriber {
     };
     if (input.enabled === true) Object.assign(next, { enabled: 1, disabled_reason: null, failing_since: null });
     if (input.enabled === false) Object.assign(next, { enabled: 0, disabled_reason: 'disabled through the API' });
-    this.endpoints.update(next);
+    this.transaction(() => {
+      this.endpoints.update(next);
+      if (input.enabled === true && !row.enabled) this.deliveries.resume(row.id, this.clock.now());
+      if (input.enabled === false && row.enabled) this.deliveries.park(row.id);
+    });
     return this.view(next);
   }
 
