@@ -48,9 +48,10 @@ export function createApp(deps: AppDeps): Express {
   const { config, services, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(requestId);
+  app.use(requestId());
 
   app.get('/healthz', (_req, res) => {
     services.db.prepare('SELECT 1').get();

@@ -17,9 +17,8 @@ export interface OrganizationRow {
 
 /** SQL access to users, organizations and memberships. */
 export class IdentityRepo {
-  private readonly userById;
+  private readonly userWithOrgs;
   private readonly firstUser;
-  private readonly orgsOfUser;
   private readonly orgById;
   private readonly allOrgs;
   private readonly insertUserStmt;
@@ -27,10 +26,13 @@ export class IdentityRepo {
   private readonly insertMembershipStmt;
 
   constructor(db: Db) {
-    this.userById = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+    // One query per authenticated request: the user and, as JSON, the organizations they belong to.
+    this.userWithOrgs = db.prepare<[string], UserRow & { organizations: string }>(`SELECT u.*,
+      (SELECT json_group_array(json_object('id', o.id, 'name', o.name, 'created_at', o.created_at))
+         FROM (SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
+               WHERE m.user_id = u.id ORDER BY m.created_at, o.id) o) AS organizations
+      FROM users u WHERE u.id = ?`);
     this.firstUser = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id LIMIT 1');
-    this.orgsOfUser = db.prepare<[string], OrganizationRow>(`SELECT o.* FROM organizations o
-      JOIN memberships m ON m.organization_id = o.id WHERE m.user_id = ? ORDER BY m.created_at, o.id`);
     this.orgById = db.prepare<[string], OrganizationRow>('SELECT * FROM organizations WHERE id = ?');
     this.allOrgs = db.prepare<[], OrganizationRow>('SELECT * FROM organizations ORDER BY id');
     this.insertUserStmt = db.prepare('INSERT INTO users (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)');
@@ -40,17 +42,17 @@ export class IdentityRepo {
     );
   }
 
-  findUser(id: string): UserRow | undefined {
-    return this.userById.get(id);
+  /** A user with the organizations they belong to, oldest membership first. */
+  findUserWithOrganizations(id: string): { user: UserRow; organizations: OrganizationRow[] } | undefined {
+    const row = this.userWithOrgs.get(id);
+    if (!row) return undefined;
+    const { organizations, ...user } = row;
+    return { user, organizations: JSON.parse(organizations) as OrganizationRow[] };
   }
 
   /** The first user ever created: the owner the bootstrap made. */
   findOwner(): UserRow | undefined {
     return this.firstUser.get();
-  }
-
-  organizationsOf(userId: string): OrganizationRow[] {
-    return this.orgsOfUser.all(userId);
   }
 
   findOrganization(id: string): OrganizationRow | undefined {

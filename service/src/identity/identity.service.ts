@@ -9,6 +9,8 @@ export interface Principal {
   key: ApiKeyRow;
   user: UserRow;
   organizations: OrganizationRow[];
+  /** The organizations' ids, as repos take them. */
+  organizationIds: string[];
 }
 
 /** Users, organizations and what a key may reach. */
@@ -44,11 +46,11 @@ export class IdentityService {
 
   /** The principal of a verified key: a restricted key reaches only its organization. */
   principalOf(key: ApiKeyRow): Principal {
-    const user = this.repo.findUser(key.user_id);
-    if (!user) throw new ApiError('unauthorized', 401, 'Missing or invalid API key');
-    const memberOf = this.repo.organizationsOf(user.id);
+    const found = this.repo.findUserWithOrganizations(key.user_id);
+    if (!found) throw new ApiError('unauthorized', 401, 'Missing or invalid API key');
+    const { user, organizations: memberOf } = found;
     const organizations = key.organization_id === null ? memberOf : memberOf.filter((o) => o.id === key.organization_id);
-    return { key, user, organizations };
+    return { key, user, organizations, organizationIds: organizations.map((o) => o.id) };
   }
 
   /** The organization new records go to: the requested one if the key reaches it, else the key's first. */

@@ -43,8 +43,10 @@ export type MeetingChanges = Partial<
 export class MeetingsRepo {
   private readonly insertStmt;
   private readonly byId;
+  private readonly byIdInOrg;
   private readonly byIdAnywhere;
   private readonly byCode;
+  private readonly byCodeInOrg;
   private readonly bySlug;
   private readonly listStmt;
   private readonly listByStatusStmt;
@@ -58,6 +60,9 @@ export class MeetingsRepo {
       @started_at, @ended_at)`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);
+    // Most keys reach one organization; a plain equality is cheaper than the JSON list.
+    this.byIdInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE id = ? AND organization_id = ?');
+    this.byCodeInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE code = ? AND organization_id = ?');
     this.byIdAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE id = ?');
     this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
     this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs}`);
@@ -75,8 +80,9 @@ export class MeetingsRepo {
 
   /** Finds by id (`mtg_...`) or join code within `orgIds`. */
   find(orgIds: string[], idOrCode: string): MeetingRow | undefined {
-    const stmt = idOrCode.startsWith('mtg_') ? this.byId : this.byCode;
-    return stmt.get(idOrCode, JSON.stringify(orgIds));
+    const byId = idOrCode.startsWith('mtg_');
+    if (orgIds.length === 1) return (byId ? this.byIdInOrg : this.byCodeInOrg).get(idOrCode, orgIds[0]!);
+    return (byId ? this.byId : this.byCode).get(idOrCode, JSON.stringify(orgIds));
   }
 
   /** Finds by id in any organization: only for work no caller asked for (events of background jobs). */

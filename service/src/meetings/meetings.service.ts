@@ -91,20 +91,20 @@ export class MeetingsService {
 
   /** The stored row of a meeting the principal can reach, or a 404. */
   find(principal: Principal, idOrCode: string): MeetingRow {
-    const row = this.repo.find(orgIdsOf(principal), idOrCode);
+    const row = this.repo.find(principal.organizationIds, idOrCode);
     if (!row) throw ApiError.notFound(`Meeting ${idOrCode}`);
     return row;
   }
 
   /** The webinar with `slug` that the principal can reach, or a 404. */
   findWebinar(principal: Principal, slug: string): MeetingRow {
-    const row = this.repo.findBySlug(orgIdsOf(principal), slug);
+    const row = this.repo.findBySlug(principal.organizationIds, slug);
     if (!row) throw ApiError.notFound(`Webinar ${slug}`);
     return row;
   }
 
   list(principal: Principal, page: PageRequest, status?: MeetingStatus): MeetingRow[] {
-    return this.repo.list(orgIdsOf(principal), { status, before: page.after, limit: page.limit + 1 });
+    return this.repo.list(principal.organizationIds, { status, before: page.after, limit: page.limit + 1 });
   }
 
   update(principal: Principal, idOrCode: string, input: UpdateMeetingInput): Meeting {
@@ -208,11 +208,6 @@ export class MeetingsService {
 /** The meeting as events carry it in `data.meeting`. */
 export function meetingRef(m: Pick<Meeting, 'id' | 'code' | 'title' | 'status' | 'started_at' | 'ended_at'>) {
   return { id: m.id, code: m.code, title: m.title, status: m.status, started_at: m.started_at, ended_at: m.ended_at };
-}
-
-/** The ids of the organizations a principal can reach. */
-export function orgIdsOf(principal: Principal): string[] {
-  return principal.organizations.map((o) => o.id);
 }
 
 function instant(value: string, param: string): number {

@@ -5,7 +5,6 @@ import type { EventSubscriber } from '../events/events.service';
 import { ApiError } from '../http/errors';
 import type { PageRequest } from '../http/pagination';
 import type { IdentityService, Principal } from '../identity/identity.service';
-import { orgIdsOf } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SecretBox } from '../shared/secret-box';
@@ -94,7 +93,7 @@ export class WebhooksService implements EventSubscriber {
   }
 
   list(principal: Principal, page: PageRequest): WebhookEndpointRow[] {
-    return this.endpoints.list(orgIdsOf(principal), page.after, page.limit + 1);
+    return this.endpoints.list(principal.organizationIds, page.after, page.limit + 1);
   }
 
   get(principal: Principal, id: string): WebhookEndpoint {
@@ -153,7 +152,7 @@ export class WebhooksService implements EventSubscriber {
   /** Queues the delivery's event again for its endpoint, as a new delivery due now. */
   redeliver(principal: Principal, deliveryId: string): Delivery {
     const original = this.deliveries.findById(deliveryId);
-    const endpoint = original && this.endpoints.find(orgIdsOf(principal), original.endpoint_id);
+    const endpoint = original && this.endpoints.find(principal.organizationIds, original.endpoint_id);
     if (!original || !endpoint) throw ApiError.notFound(`Delivery ${deliveryId}`);
     if (!endpoint.enabled) throw ApiError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
     const row = this.newDelivery(original.event_id, endpoint.id, this.clock.now());
@@ -208,7 +207,7 @@ export class WebhooksService implements EventSubscriber {
   }
 
   private find(principal: Principal, id: string): WebhookEndpointRow {
-    const row = this.endpoints.find(orgIdsOf(principal), id);
+    const row = this.endpoints.find(principal.organizationIds, id);
     if (!row) throw ApiError.notFound(`Webhook endpoint ${id}`);
     return row;
   }
