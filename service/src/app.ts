@@ -10,6 +10,7 @@ import { requestId } from './http/request-id';
 import { mountRoutes, type RouteDef } from './http/routes';
 import { eventsRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
+import { integrationsRoutes } from './integrations/integrations.routes';
 import { meetingsRoutes } from './meetings/meetings.routes';
 import { docsRouter } from './openapi/docs.routes';
 import { participantsRoutes } from './participants/participants.routes';
@@ -40,6 +41,7 @@ export function publicRoutes({ config, services: s }: AppDeps): RouteDef[] {
     ...registrationsRoutes(s.registrations, s.idempotency),
     ...eventsRoutes(s.events),
     ...webhooksRoutes(s.webhooks),
+    ...integrationsRoutes(s.integrations, s.identity),
   ];
 }
 

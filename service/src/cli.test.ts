@@ -10,13 +10,14 @@ describe('svc CLI', () => {
   const clock = new ManualClock();
   const db = openDatabase(':memory:');
   migrate(db);
-  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
+  const secrets = new SecretBox(randomBytes(32));
+  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, secrets);
   afterAll(() => db.close());
 
   function run(...argv: string[]) {
     let out = '';
     let err = '';
-    const code = runCli(argv, db, { out: (s) => (out += s), err: (s) => (err += s) }, clock);
+    const code = runCli(argv, db, { out: (s) => (out += s), err: (s) => (err += s) }, { secrets, clock });
     return { code, out, err };
   }
 
@@ -48,6 +49,26 @@ describe('svc CLI', () => {
     expect(run('keys', 'revoke', row.id).code).toBe(0);
     expect(services.keys.verify(key)).toBeUndefined();
     expect(run('keys', 'revoke', row.id)).toMatchObject({ code: 1, err: expect.stringContaining('already revoked') });
+  });
+
+  it('integrations add-slack / add-teams / list / remove, with the token stored encrypted and never printed', () => {
+    const token = 'xoxb-1234567890-abcdefghijklmnop';
+    const slack = run('integrations', 'add-slack', '--token', token, '--channel', 'C0MEETINGS', '--events', 'meeting.ended,recording.ready');
+    expect(slack).toMatchObject({ code: 0, err: '' });
+    expect(slack.out).toMatch(/^int_[0-9a-z]{26}\n$/);
+    const teams = run('integrations', 'add-teams', '--url', 'https://prod-1.westeurope.logic.azure.com/workflows/x?sig=s3cret', '--events', 'all');
+    expect(teams.code).toBe(0);
+    const listed = run('integrations', 'list');
+    expect(listed.out).toContain(`${slack.out.trim()}  slack  C0MEETINGS (xoxb-…mnop)`);
+    expect(listed.out).toContain('teams  prod-1.westeurope.logic.azure.com');
+    const json = run('integrations', 'list', '--json').out;
+    expect(json).not.toContain(token);
+    expect(json).not.toContain('s3cret');
+    expect(JSON.stringify(db.prepare('SELECT * FROM integrations').all())).not.toContain(token.slice(5));
+    expect(run('integrations', 'remove', slack.out.trim()).code).toBe(0);
+    expect(services.integrations.listAll().map((i) => i.kind)).toEqual(['teams']);
+    expect(run('integrations', 'add-teams', '--url', 'https://10.0.0.1/x', '--events', 'all')).toMatchObject({ code: 1, err: expect.stringContaining('webhook_url must point at a public host') });
+    expect(run('integrations', 'add-slack', '--token', token, '--channel', 'C1', '--events', 'meeting.exploded')).toMatchObject({ code: 2, err: expect.stringContaining('unknown event type(s): meeting.exploded') });
   });
 
   it.each([

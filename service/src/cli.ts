@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { openDatabase, type Db } from './db/connection';
@@ -8,7 +7,8 @@ import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import { createServices } from './services';
 import { isoAt, systemClock, type Clock } from './shared/clock';
-import { SecretBox } from './shared/secret-box';
+import { loadMasterKey, SecretBox } from './shared/secret-box';
+import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 
 const USAGE = `Usage:
   svc keys create --name NAME --scopes SCOPE[,SCOPE...] [--org ORG_ID] [--expires-in 30d]
@@ -18,8 +18,14 @@ const USAGE = `Usage:
   svc keys revoke KEY_ID
   svc orgs create --name NAME      Prints the new organization's id.
   svc orgs list [--json]
+  svc integrations add-slack --token xoxb-... --channel C0123ABC --events TYPE[,TYPE...] [--org ORG_ID]
+  svc integrations add-teams --url https://... --events TYPE[,TYPE...] [--org ORG_ID]
+      Prints the new integration's id.
+  svc integrations list [--json]
+  svc integrations remove INTEGRATION_ID
 
 Scopes: ${SCOPES.join(', ')}, or "all".
+Event types: ${EVENT_TYPES.join(', ')}, or "all".
 The database is the one in SVC_DATA_DIR (default ./data), shared with a running service.`;
 
 /** Where the CLI writes. */
@@ -31,9 +37,9 @@ export interface CliIo {
 class UsageError extends Error {}
 
 /** Runs one `svc` command against `db`; returns the process exit code. */
-export function runCli(argv: string[], db: Db, io: CliIo, clock: Clock = systemClock): number {
-  // The CLI manages keys and organizations only, so it never opens a sealed secret.
-  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
+export function runCli(argv: string[], db: Db, io: CliIo, opts: { secrets: SecretBox; clock?: Clock; allowInsecureWebhooks?: boolean }): number {
+  const clock = opts.clock ?? systemClock;
+  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: opts.allowInsecureWebhooks ?? false }, clock, opts.secrets);
   const [group, command, ...rest] = argv;
   try {
     const { values, positionals } = parseArgs({
@@ -46,6 +52,10 @@ export function runCli(argv: string[], db: Db, io: CliIo, clock: Clock = systemC
         'expires-in': { type: 'string' },
         'rate-limit-per-minute': { type: 'string' },
         'rate-limit-per-second': { type: 'string' },
+        token: { type: 'string' },
+        channel: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
         json: { type: 'boolean' },
       },
     });
@@ -106,6 +116,40 @@ export function runCli(argv: string[], db: Db, io: CliIo, clock: Clock = systemC
         else for (const o of orgs) io.out(`${o.id}  ${o.name}\n`);
         return 0;
       }
+      case 'integrations add-slack':
+      case 'integrations add-teams': {
+        const slack = command === 'add-slack';
+        const org = values.org ?? services.identity.listOrganizations()[0]!.id;
+        if (!services.identity.listOrganizations().some((o) => o.id === org)) throw new UsageError(`no organization ${org}; see svc orgs list`);
+        const integration = services.integrations.create(org, {
+          kind: slack ? 'slack' : 'teams',
+          events: parseEvents(values.events),
+          ...(slack ? { bot_token: values.token, channel: values.channel } : { webhook_url: values.url }),
+        });
+        io.out(`${integration.id}\n`);
+        return 0;
+      }
+      case 'integrations list': {
+        const all = services.integrations.listAll();
+        if (values.json) io.out(`${JSON.stringify(all, null, 2)}\n`);
+        else {
+          for (const i of all) {
+            const where = i.kind === 'slack' ? `${i.channel} (${i.secret_hint})` : i.secret_hint;
+            const state = i.status === 'disabled' ? `disabled: ${i.disabled_reason}` : i.status === 'failing' ? `failing: ${i.last_error}` : 'ok';
+            io.out(`${i.id}  ${i.kind}  ${where}  org=${i.organization_id}  [${i.events.join(',')}]  ${state}\n`);
+          }
+        }
+        return 0;
+      }
+      case 'integrations remove': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('name the integration id to remove');
+        const integration = services.integrationsRepo.findAny(id);
+        if (!integration) throw ApiError.notFound(`Integration ${id}`);
+        services.integrations.remove([integration.organization_id], id);
+        io.err(`removed ${id}\n`);
+        return 0;
+      }
       default:
         throw new UsageError(group ? `unknown command: ${argv.slice(0, 2).join(' ')}` : 'no command given');
     }
@@ -115,7 +159,8 @@ export function runCli(argv: string[], db: Db, io: CliIo, clock: Clock = systemC
       return 2;
     }
     if (err instanceof ApiError) {
-      io.err(`svc: ${err.detail}\n`);
+      const fields = err.extra.errors?.map((e) => ` (${e.param} ${e.message})`).join('') ?? '';
+      io.err(`svc: ${err.code === 'validation_failed' ? 'invalid input' : err.detail}${fields}\n`);
       return 1;
     }
     throw err;
@@ -129,6 +174,15 @@ function parseScopes(raw: string | undefined): Scope[] {
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}`);
   return scopes as Scope[];
+}
+
+function parseEvents(raw: string | undefined): EventType[] {
+  if (!raw) throw new UsageError('--events is required (comma-separated event types, or "all")');
+  if (raw === 'all') return [...EVENT_TYPES];
+  const types = raw.split(',').map((s) => s.trim());
+  const unknown = types.filter((t) => !isEventType(t));
+  if (unknown.length > 0) throw new UsageError(`unknown event type(s): ${unknown.join(', ')}`);
+  return types as EventType[];
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -149,9 +203,12 @@ function optionalPositive(raw: string | undefined, flag: string): number | null 
 
 /** Entry point of the `svc` binary. */
 export function main(argv = process.argv.slice(2)): void {
-  const db = openDatabase(loadConfig().databasePath);
+  const config = loadConfig();
+  const db = openDatabase(config.databasePath);
   migrate(db);
-  const code = runCli(argv, db, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+  const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
+  const code = runCli(argv, db, io, { secrets, allowInsecureWebhooks: config.allowInsecureWebhooks });
   db.close();
   process.exitCode = code;
 }

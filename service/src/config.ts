@@ -14,6 +14,8 @@ export interface Config {
   /** Base64 master key for secrets stored encrypted; absent: a key file in the data directory. */
   masterKey: string | undefined;
   webhooks: WebhookSettings;
+  /** Base URL of Slack's Web API (a proxy or, in tests, a local fake). */
+  slackApiUrl: string;
 }
 
 /** How webhook deliveries are sent. */
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEndpointConcurrency: integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024),
       timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     },
+    slackApiUrl: env.SVC_SLACK_API_URL || 'https://slack.com/api/',
   };
 }
 

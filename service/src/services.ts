@@ -22,10 +22,14 @@ import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';
 import { TranscriptsService } from './transcripts/transcripts.service';
-import { DeliveriesRepo } from './webhooks/deliveries.repo';
-import { DeliveryWorker } from './webhooks/delivery.worker';
+import { ChatTarget } from './integrations/chat.target';
+import { IntegrationsRepo } from './integrations/integrations.repo';
+import { IntegrationsService } from './integrations/integrations.service';
+import { DeliveriesRepo } from './outbox/deliveries.repo';
+import { DeliveryWorker } from './outbox/delivery.worker';
+import { httpSender, type Sender } from './outbox/http-sender';
 import { WebhookEndpointsRepo } from './webhooks/webhook-endpoints.repo';
-import { httpSender, type Sender } from './webhooks/webhook-sender';
+import { WebhookTarget } from './webhooks/webhook.target';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { RegistrationsRepo } from './webinars/registrations.repo';
 import { RegistrationsService } from './webinars/registrations.service';
@@ -53,6 +57,8 @@ export interface Services {
   webhooks: WebhooksService;
   deliveries: DeliveriesRepo;
   webhookEndpoints: WebhookEndpointsRepo;
+  integrations: IntegrationsService;
+  integrationsRepo: IntegrationsRepo;
 }
 
 /** Builds the domain layer on a migrated database. */
@@ -73,7 +79,10 @@ export function createServices(
   const deliveries = new DeliveriesRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
   const webhooks = new WebhooksService(webhookEndpoints, deliveries, identity, secrets, transaction, ids, clock, config.allowInsecureWebhooks);
+  const integrationsRepo = new IntegrationsRepo(db);
+  const integrations = new IntegrationsService(integrationsRepo, deliveries, secrets, transaction, ids, clock, config.allowInsecureWebhooks);
   events.subscribe(webhooks);
+  events.subscribe(integrations);
   return {
     db,
     clock,
@@ -96,21 +105,28 @@ export function createServices(
     webhooks,
     deliveries,
     webhookEndpoints,
+    integrations,
+    integrationsRepo,
   };
 }
 
-/** The webhook delivery worker of a set of services, woken whenever an event is written. */
+/** The outbox's delivery worker (webhooks, Slack, Teams) of a set of services, woken whenever an event is written. */
 export function createDeliveryWorker(
   services: Services,
-  config: Pick<Config, 'webhooks' | 'allowInsecureWebhooks'>,
+  config: Pick<Config, 'webhooks' | 'allowInsecureWebhooks' | 'baseUrl' | 'slackApiUrl'>,
   logger: Logger,
   opts: { send?: Sender; random?: () => number } = {},
 ): DeliveryWorker {
+  const send = opts.send ?? httpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.allowInsecureWebhooks });
+  const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
+    baseUrl: config.baseUrl,
+    slackApiUrl: config.slackApiUrl,
+    timeoutMs: config.webhooks.timeoutMs,
+    send,
+  });
   const worker = new DeliveryWorker({
     deliveries: services.deliveries,
-    endpoints: services.webhookEndpoints,
-    secrets: services.secrets,
-    send: opts.send ?? httpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.allowInsecureWebhooks }),
+    targets: { webhook: new WebhookTarget(services.webhookEndpoints, services.secrets, send), slack: chat, teams: chat },
     transaction: services.transaction,
     ids: services.ids,
     clock: services.clock,

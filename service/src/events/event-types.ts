@@ -1,3 +1,4 @@
+import { ApiError } from '../http/errors';
 import type { Scope } from '../keys/scopes';
 
 /** The six event types, in the spec's order. */
@@ -31,4 +32,12 @@ export function isEventType(value: string): value is EventType {
 /** The event types a key with `scopes` may read. */
 export function readableEventTypes(scopes: readonly Scope[]): EventType[] {
   return EVENT_TYPES.filter((type) => scopes.includes(EVENT_SCOPES[type]));
+}
+
+/** Throws 403 unless `scopes` can read every one of `types` (subscribing to events needs what reading them needs). */
+export function assertCanSubscribe(scopes: readonly Scope[], types: readonly EventType[]): void {
+  const missing = types.map((t) => EVENT_SCOPES[t]).find((scope) => !scopes.includes(scope));
+  if (missing) {
+    throw new ApiError('insufficient_scope', 403, `Subscribing to these events needs the ${missing} scope`, { required_scope: missing });
+  }
 }

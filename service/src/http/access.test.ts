@@ -28,17 +28,24 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'POST', path: '/webhook-endpoints/{endpoint_id}/rotate-secret', scope: 'webhooks:write' },
   { method: 'GET', path: '/webhook-endpoints/{endpoint_id}/deliveries', scope: 'webhooks:write' },
   { method: 'POST', path: '/deliveries/{delivery_id}/redeliver', scope: 'webhooks:write' },
+  { method: 'POST', path: '/integrations', scope: 'integrations:write', body: { kind: 'teams', webhook_url: 'https://teams.example.com/hook', events: ['meeting.ended'] }, alsoNeeds: ['meetings:read'] },
+  { method: 'GET', path: '/integrations', scope: 'integrations:write' },
+  { method: 'GET', path: '/integrations/{integration_id}', scope: 'integrations:write' },
+  { method: 'PATCH', path: '/integrations/{integration_id}', scope: 'integrations:write', body: { events: ['meeting.started'] }, alsoNeeds: ['meetings:read'] },
+  { method: 'DELETE', path: '/integrations/{integration_id}', scope: 'integrations:write' },
+  { method: 'GET', path: '/integrations/{integration_id}/deliveries', scope: 'integrations:write' },
 ];
 
-type Ids = { id: string; recording_id: string; slug: string; endpoint_id: string; delivery_id: string };
+type Ids = { id: string; recording_id: string; slug: string; endpoint_id: string; delivery_id: string; integration_id: string };
 
-/** A webhook endpoint subscribed to meeting.started, with one delivery. */
-function seedEndpoint(t: TestServer, orgId: string): { endpoint_id: string; delivery_id: string } {
+/** A webhook endpoint and a Teams integration subscribed to meeting.started, each with one delivery. */
+function seedEndpoint(t: TestServer, orgId: string): { endpoint_id: string; delivery_id: string; integration_id: string } {
   const principal = principalIn(t, orgId, ['meetings:read', 'webhooks:write']);
   const endpoint = t.services.webhooks.create(principal, { url: 'https://hooks.example.com/seed', events: ['meeting.started'] });
+  const integration = t.services.integrations.create(orgId, { kind: 'teams', webhook_url: 'https://teams.example.com/seed', events: ['meeting.started'] });
   t.services.meetings.start(seedMeeting(t, {}, orgId));
-  const [delivery] = t.services.deliveries.listForEndpoint(endpoint.id, null, 1);
-  return { endpoint_id: endpoint.id, delivery_id: delivery!.id };
+  const [delivery] = t.services.deliveries.listForDestination(endpoint.id, null, 1);
+  return { endpoint_id: endpoint.id, delivery_id: delivery!.id, integration_id: integration.id };
 }
 
 /** A meeting with a participant, a ready recording, a transcript and a summary, a webinar and a webhook endpoint with a delivery; events of every type. */
@@ -54,7 +61,7 @@ function seedEverything(t: TestServer, orgId: string, slug: string): Ids & { cod
 
 /** Everything a request could change, to prove a refused one changed nothing. */
 function snapshot(t: TestServer): string {
-  const tables = ['meetings', 'registrations', 'webhook_endpoints', 'deliveries', 'events'];
+  const tables = ['meetings', 'registrations', 'webhook_endpoints', 'integrations', 'deliveries', 'events'];
   return JSON.stringify(tables.map((table) => t.services.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()));
 }
 
@@ -64,7 +71,8 @@ function fill(path: string, ids: Ids): string {
     .replace('{recording_id}', ids.recording_id)
     .replace('{slug}', ids.slug)
     .replace('{endpoint_id}', ids.endpoint_id)
-    .replace('{delivery_id}', ids.delivery_id);
+    .replace('{delivery_id}', ids.delivery_id)
+    .replace('{integration_id}', ids.integration_id);
 }
 
 describe('scope matrix: every endpoint x every scope', () => {

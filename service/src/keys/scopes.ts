@@ -6,6 +6,7 @@ export const SCOPES = [
   'transcripts:read',
   'webinars:write',
   'webhooks:write',
+  'integrations:write',
 ] as const;
 
 /** One permission an API key can carry. */

@@ -4,7 +4,9 @@ import { createMeetingSchema, meetingSchema, updateMeetingSchema } from '../meet
 import type { JsonSchema } from '../http/validation';
 import { createRegistrationSchema, registrationSchema } from '../webinars/registrations.schemas';
 import { EVENT_SCOPES, EVENT_TYPES } from '../events/event-types';
-import { createEndpointSchema, deliverySchema, endpointSchema, updateEndpointSchema } from '../webhooks/webhooks.schemas';
+import { createEndpointSchema, endpointSchema, updateEndpointSchema } from '../webhooks/webhooks.schemas';
+import { deliverySchema } from '../outbox/deliveries.schemas';
+import { createIntegrationSchema, integrationSchema, updateIntegrationSchema } from '../integrations/integrations.schemas';
 
 type Operation = Record<string, unknown>;
 
@@ -59,6 +61,7 @@ const feedParams = [
   { name: 'limit', in: 'query', description: 'Page size, 1 to 100.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
 ];
 const slugParam = { name: 'slug', in: 'query', description: 'Only registrations for this webinar.', schema: { type: 'string' } };
+const integrationIdParam = { name: 'id', in: 'path', required: true, description: 'Integration id (`int_...`).', schema: { type: 'string' } };
 const endpointIdParam = { name: 'id', in: 'path', required: true, description: 'Webhook endpoint id (`whk_...`).', schema: { type: 'string' } };
 
 /** Errors every authenticated operation can answer, plus the ones it adds. */
@@ -96,7 +99,7 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: ['Identity', 'Meetings', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks'].map((name) => ({ name })),
+    tags: ['Identity', 'Meetings', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks', 'Integrations'].map((name) => ({ name })),
     paths: {
       '/me': {
         get: op(null, {
@@ -313,6 +316,54 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           responses: { '202': json('The new delivery.', ref('Delivery')), '404': notFound, '409': conflict, ...errors('webhooks:write') },
         }),
       },
+      '/integrations': {
+        get: op('integrations:write', {
+          operationId: 'listIntegrations',
+          tags: ['Integrations'],
+          summary: 'List Slack and Teams integrations, newest first',
+          parameters: pageParams,
+          responses: { '200': json('A page of integrations.', page('Integration')), '400': badRequest, ...errors('integrations:write') },
+        }),
+        post: op('integrations:write', {
+          operationId: 'createIntegration',
+          tags: ['Integrations'],
+          summary: 'Post events to a Slack channel (bot token + channel) or a Teams chat (Workflows webhook URL)',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateIntegration') } } },
+          responses: { '201': json('The integration.', ref('Integration')), ...bodyErrors, ...errors('integrations:write') },
+        }),
+      },
+      '/integrations/{id}': {
+        parameters: [integrationIdParam],
+        get: op('integrations:write', {
+          operationId: 'getIntegration',
+          tags: ['Integrations'],
+          summary: 'Get an integration and its status',
+          responses: { '200': json('The integration.', ref('Integration')), '404': notFound, ...errors('integrations:write') },
+        }),
+        patch: op('integrations:write', {
+          operationId: 'updateIntegration',
+          tags: ['Integrations'],
+          summary: 'Change events, channel, token or URL, or disable / re-enable',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateIntegration') } } },
+          responses: { '200': json('The integration.', ref('Integration')), ...bodyErrors, '404': notFound, ...errors('integrations:write') },
+        }),
+        delete: op('integrations:write', {
+          operationId: 'deleteIntegration',
+          tags: ['Integrations'],
+          summary: 'Delete the integration with its deliveries',
+          responses: { '204': { description: 'Deleted.', headers: rateLimitHeaderRefs }, '404': notFound, ...errors('integrations:write') },
+        }),
+      },
+      '/integrations/{id}/deliveries': {
+        parameters: [integrationIdParam],
+        get: op('integrations:write', {
+          operationId: 'listIntegrationDeliveries',
+          tags: ['Integrations'],
+          summary: 'Notifications sent (or being retried) to this integration, newest first, with their attempts',
+          parameters: pageParams,
+          responses: { '200': json('A page of deliveries.', page('IntegrationDelivery')), '400': badRequest, '404': notFound, ...errors('integrations:write') },
+        }),
+      },
     },
     components: {
       securitySchemes: {
@@ -493,7 +544,11 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
         WebhookEndpoint: endpointSchema,
         CreateWebhookEndpoint: createEndpointSchema,
         UpdateWebhookEndpoint: updateEndpointSchema,
-        Delivery: deliverySchema,
+        Delivery: deliverySchema('endpoint_id'),
+        IntegrationDelivery: deliverySchema('integration_id'),
+        Integration: integrationSchema,
+        CreateIntegration: createIntegrationSchema,
+        UpdateIntegration: updateIntegrationSchema,
         Registration: registrationSchema,
       },
     },

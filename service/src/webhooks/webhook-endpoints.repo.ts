@@ -16,6 +16,7 @@ export interface WebhookEndpointRow {
   previous_secret_expires_at: number | null;
   /** Epoch ms of the first failed attempt since the last success. */
   failing_since: number | null;
+  last_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -36,11 +37,12 @@ export class WebhookEndpointsRepo {
     const columns = `organization_id = @organization_id, url = @url, description = @description, events = @events,
       enabled = @enabled, disabled_reason = @disabled_reason, secret_encrypted = @secret_encrypted,
       previous_secret_encrypted = @previous_secret_encrypted, previous_secret_expires_at = @previous_secret_expires_at,
-      failing_since = @failing_since, updated_at = @updated_at`;
+      failing_since = @failing_since, last_error = @last_error, updated_at = @updated_at`;
     this.insertStmt = db.prepare(`INSERT INTO webhook_endpoints (id, organization_id, url, description, events, enabled,
-      disabled_reason, secret_encrypted, previous_secret_encrypted, previous_secret_expires_at, failing_since, created_at, updated_at)
+      disabled_reason, secret_encrypted, previous_secret_encrypted, previous_secret_expires_at, failing_since, last_error,
+      created_at, updated_at)
       VALUES (@id, @organization_id, @url, @description, @events, @enabled, @disabled_reason, @secret_encrypted,
-      @previous_secret_encrypted, @previous_secret_expires_at, @failing_since, @created_at, @updated_at)`);
+      @previous_secret_encrypted, @previous_secret_expires_at, @failing_since, @last_error, @created_at, @updated_at)`);
     this.updateStmt = db.prepare(`UPDATE webhook_endpoints SET ${columns} WHERE id = @id`);
     this.deleteStmt = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';

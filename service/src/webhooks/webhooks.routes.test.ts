@@ -55,10 +55,10 @@ describe('webhook endpoints API', () => {
   it('deletes an endpoint with its deliveries', async () => {
     const { body: ep } = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/d', events: ['meeting.started'] });
     t.services.meetings.start(seedMeeting(t));
-    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE endpoint_id = ?').pluck().get(ep.id)).toBe(1);
+    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE destination_id = ?').pluck().get(ep.id)).toBe(1);
     expect((await api('DELETE', `/webhook-endpoints/${ep.id}`)).status).toBe(204);
     expect((await api('GET', `/webhook-endpoints/${ep.id}`)).status).toBe(404);
-    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE endpoint_id = ?').pluck().get(ep.id)).toBe(0);
+    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE destination_id = ?').pluck().get(ep.id)).toBe(0);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { newWebhookSecret } from '@svc/connectors';
-import { EVENT_SCOPES, type EventType } from '../events/event-types';
+import { assertCanSubscribe, type EventType } from '../events/event-types';
 import type { EventRow } from '../events/events.repo';
 import type { EventSubscriber } from '../events/events.service';
 import { ApiError } from '../http/errors';
@@ -9,10 +9,11 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SecretBox } from '../shared/secret-box';
 import type { Transaction } from '../shared/transaction';
-import type { AttemptRow, DeliveriesRepo, DeliveryRow } from './deliveries.repo';
+import type { DeliveriesRepo } from '../outbox/deliveries.repo';
+import { deliveriesOf, deliveryView, newDelivery, type Delivery } from '../outbox/deliveries';
 import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
-import { webhookUrlProblem } from './url-policy';
+import { webhookUrlProblem } from '../outbox/url-policy';
 
 /** How long a rotated-out secret keeps signing deliveries. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -32,20 +33,6 @@ export interface WebhookEndpoint {
   secret?: string;
 }
 
-/** A delivery with its attempts, as the API returns it. */
-export interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: EventType;
-  endpoint_id: string;
-  status: DeliveryRow['status'];
-  attempt_count: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  completed_at: string | null;
-  attempts: Omit<AttemptRow, 'id' | 'delivery_id'>[];
-}
-
 /** Webhook endpoints (the customer's receivers), and the outbox that queues one delivery per event and subscribed endpoint. */
 export class WebhooksService implements EventSubscriber {
   constructor(
@@ -63,13 +50,13 @@ export class WebhooksService implements EventSubscriber {
   enqueue(event: EventRow): void {
     const now = this.clock.now();
     for (const endpointId of this.endpoints.subscribedTo(event.organization_id, event.type)) {
-      this.deliveries.insert(this.newDelivery(event.id, endpointId, now));
+      this.deliveries.insert(newDelivery(this.ids, 'webhook', event.id, endpointId, now));
     }
   }
 
   create(principal: Principal, input: CreateEndpointInput): WebhookEndpoint {
     this.checkUrl(input.url);
-    this.checkEvents(principal, input.events);
+    assertCanSubscribe(principal.key.scopes, input.events);
     const org = this.identity.targetOrganization(principal, input.organization_id);
     const secret = newWebhookSecret();
     const now = isoAt(this.clock.now());
@@ -85,6 +72,7 @@ export class WebhooksService implements EventSubscriber {
       previous_secret_encrypted: null,
       previous_secret_expires_at: null,
       failing_since: null,
+      last_error: null,
       created_at: now,
       updated_at: now,
     };
@@ -103,7 +91,7 @@ export class WebhooksService implements EventSubscriber {
   update(principal: Principal, id: string, input: UpdateEndpointInput): WebhookEndpoint {
     const row = this.find(principal, id);
     if (input.url !== undefined) this.checkUrl(input.url);
-    if (input.events !== undefined) this.checkEvents(principal, input.events);
+    if (input.events !== undefined) assertCanSubscribe(principal.key.scopes, input.events);
     const next: WebhookEndpointRow = {
       ...row,
       url: input.url ?? row.url,
@@ -123,7 +111,11 @@ export class WebhooksService implements EventSubscriber {
 
   /** Deletes an endpoint with its deliveries and their attempts. */
   remove(principal: Principal, id: string): void {
-    this.endpoints.delete(this.find(principal, id).id);
+    const endpoint = this.find(principal, id);
+    this.transaction(() => {
+      this.deliveries.deleteForDestination(endpoint.id);
+      this.endpoints.delete(endpoint.id);
+    });
   }
 
   /** Issues a new secret; the previous one keeps signing deliveries (alongside) for 24 h. */
@@ -142,22 +134,20 @@ export class WebhooksService implements EventSubscriber {
     return { ...this.view(next), secret };
   }
 
-  listDeliveries(principal: Principal, endpointId: string, page: PageRequest): Delivery[] {
+  listDeliveries(principal: Principal, endpointId: string, page: PageRequest): (Delivery & { endpoint_id: string })[] {
     const endpoint = this.find(principal, endpointId);
-    const rows = this.deliveries.listForEndpoint(endpoint.id, page.after, page.limit + 1);
-    const attempts = this.deliveries.attemptsOf(rows.map((r) => r.id));
-    return rows.map((row) => this.deliveryView(row, row.event_type, attempts.filter((a) => a.delivery_id === row.id)));
+    return deliveriesOf(this.deliveries, endpoint.id, page).map((d) => ({ ...d, endpoint_id: endpoint.id }));
   }
 
   /** Queues the delivery's event again for its endpoint, as a new delivery due now. */
-  redeliver(principal: Principal, deliveryId: string): Delivery {
+  redeliver(principal: Principal, deliveryId: string): Delivery & { endpoint_id: string } {
     const original = this.deliveries.findById(deliveryId);
-    const endpoint = original && this.endpoints.find(principal.organizationIds, original.endpoint_id);
+    const endpoint = original?.destination_kind === 'webhook' ? this.endpoints.find(principal.organizationIds, original.destination_id) : undefined;
     if (!original || !endpoint) throw ApiError.notFound(`Delivery ${deliveryId}`);
     if (!endpoint.enabled) throw ApiError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
-    const row = this.newDelivery(original.event_id, endpoint.id, this.clock.now());
+    const row = newDelivery(this.ids, 'webhook', original.event_id, endpoint.id, this.clock.now());
     this.deliveries.insert(row);
-    return this.deliveryView(row, original.event_type, []);
+    return { ...deliveryView(row, original.event_type, []), endpoint_id: endpoint.id };
   }
 
   /** The API form of a stored endpoint. */
@@ -177,35 +167,6 @@ export class WebhooksService implements EventSubscriber {
     };
   }
 
-  private deliveryView(row: DeliveryRow, eventType: EventType, attempts: AttemptRow[]): Delivery {
-    return {
-      id: row.id,
-      event_id: row.event_id,
-      event_type: eventType,
-      endpoint_id: row.endpoint_id,
-      status: row.status,
-      attempt_count: row.attempt_count,
-      next_attempt_at: row.status === 'pending' && row.next_attempt_at !== null ? isoAt(row.next_attempt_at) : null,
-      created_at: row.created_at,
-      completed_at: row.completed_at,
-      attempts: attempts.map(({ id: _id, delivery_id: _d, ...attempt }) => attempt),
-    };
-  }
-
-  private newDelivery(eventId: string, endpointId: string, now: number): DeliveryRow {
-    return {
-      id: this.ids.next('dlv'),
-      event_id: eventId,
-      endpoint_id: endpointId,
-      status: 'pending',
-      attempt_count: 0,
-      next_attempt_at: now,
-      lease_until: null,
-      created_at: isoAt(now),
-      completed_at: null,
-    };
-  }
-
   private find(principal: Principal, id: string): WebhookEndpointRow {
     const row = this.endpoints.find(principal.organizationIds, id);
     if (!row) throw ApiError.notFound(`Webhook endpoint ${id}`);
@@ -217,10 +178,4 @@ export class WebhooksService implements EventSubscriber {
     if (problem) throw ApiError.invalid([{ param: 'url', message: problem }]);
   }
 
-  private checkEvents(principal: Principal, events: EventType[]): void {
-    const missing = events.map((e) => EVENT_SCOPES[e]).find((scope) => !principal.key.scopes.includes(scope));
-    if (missing) {
-      throw new ApiError('insufficient_scope', 403, `Subscribing to these events needs the ${missing} scope`, { required_scope: missing });
-    }
-  }
 }

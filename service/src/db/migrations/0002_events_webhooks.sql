@@ -26,27 +26,31 @@ CREATE TABLE webhook_endpoints (
   previous_secret_encrypted   TEXT,
   previous_secret_expires_at  INTEGER,
   failing_since               INTEGER,
+  last_error                  TEXT,
   created_at                  TEXT NOT NULL,
   updated_at                  TEXT NOT NULL
 ) STRICT;
 CREATE INDEX webhook_endpoints_by_org ON webhook_endpoints (organization_id, id);
 
--- One row per (event, endpoint): stored before anything is sent. A claimed delivery holds a lease;
--- a lease that ran out (the process died mid-attempt) makes it due again.
+-- One row per (event, destination): stored before anything is sent. A destination is a webhook
+-- endpoint or a chat integration. A claimed delivery holds a lease; a lease that ran out (the
+-- process died mid-attempt) makes it due again. next_attempt_at is NULL while the destination is
+-- disabled (the delivery is parked).
 CREATE TABLE deliveries (
-  id              TEXT PRIMARY KEY,
-  event_id        TEXT NOT NULL REFERENCES events (id),
-  endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
-  status          TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed')),
-  attempt_count   INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER,
-  lease_until     INTEGER,
-  created_at      TEXT NOT NULL,
-  completed_at    TEXT
+  id               TEXT PRIMARY KEY,
+  event_id         TEXT NOT NULL REFERENCES events (id),
+  destination_kind TEXT NOT NULL CHECK (destination_kind IN ('webhook', 'slack', 'teams')),
+  destination_id   TEXT NOT NULL,
+  status           TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed')),
+  attempt_count    INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at  INTEGER,
+  lease_until      INTEGER,
+  created_at       TEXT NOT NULL,
+  completed_at     TEXT
 ) STRICT;
 CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'delivering';
-CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, id);
+CREATE INDEX deliveries_by_destination ON deliveries (destination_id, id);
 
 CREATE TABLE delivery_attempts (
   id              TEXT PRIMARY KEY,

@@ -4,11 +4,15 @@ import type { EventType } from '../events/event-types';
 /** Where a delivery stands: waiting (maybe for a retry), being attempted, or done. */
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 
-/** One event on its way to one endpoint, as stored. */
+/** What a delivery goes to: a webhook endpoint or a chat integration. */
+export type DestinationKind = 'webhook' | 'slack' | 'teams';
+
+/** One event on its way to one destination, as stored. */
 export interface DeliveryRow {
   id: string;
   event_id: string;
-  endpoint_id: string;
+  destination_kind: DestinationKind;
+  destination_id: string;
   status: DeliveryStatus;
   attempt_count: number;
   next_attempt_at: number | null;
@@ -30,14 +34,10 @@ export interface AttemptRow {
   next_attempt_at: string | null;
 }
 
-/** A claimed delivery with what sending it needs. */
+/** A claimed delivery with its event. */
 export interface ClaimedDelivery extends DeliveryRow {
   event_type: EventType;
   payload: string;
-  url: string;
-  secret_encrypted: string;
-  previous_secret_encrypted: string | null;
-  previous_secret_expires_at: number | null;
 }
 
 /** SQL access to deliveries and their attempts. */
@@ -55,16 +55,15 @@ export class DeliveriesRepo {
   private readonly nextDueStmt;
   private readonly parkStmt;
   private readonly resumeStmt;
+  private readonly deleteStmt;
 
   constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at,
-      lease_until, created_at, completed_at) VALUES (@id, @event_id, @endpoint_id, @status, @attempt_count,
-      @next_attempt_at, @lease_until, @created_at, @completed_at)`);
-    this.dueStmt = db.prepare<[number, number], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload,
-      e.url, e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at
-      FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events ev ON ev.id = d.event_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
-      ORDER BY d.next_attempt_at LIMIT ?`);
+    this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, status,
+      attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
+      @destination_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
+    this.dueStmt = db.prepare<[number, number], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
+      FROM deliveries d JOIN events ev ON ev.id = d.event_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`);
     this.claimStmt = db.prepare(
       "UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'",
     );
@@ -84,15 +83,16 @@ export class DeliveriesRepo {
     );
     this.listStmt = db.prepare<[string, string, number], DeliveryRow & { event_type: EventType }>(
       `SELECT d.*, ev.type AS event_type FROM deliveries d JOIN events ev ON ev.id = d.event_id
-       WHERE d.endpoint_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`,
+       WHERE d.destination_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`,
     );
     this.attemptsStmt = db.prepare<[string], AttemptRow>(
       'SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
     );
-    this.parkStmt = db.prepare("UPDATE deliveries SET next_attempt_at = NULL WHERE endpoint_id = ? AND status = 'pending'");
+    this.parkStmt = db.prepare("UPDATE deliveries SET next_attempt_at = NULL WHERE destination_id = ? AND status = 'pending'");
     this.resumeStmt = db.prepare(
-      "UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at IS NULL",
+      "UPDATE deliveries SET next_attempt_at = ? WHERE destination_id = ? AND status = 'pending' AND next_attempt_at IS NULL",
     );
+    this.deleteStmt = db.prepare('DELETE FROM deliveries WHERE destination_id = ?');
     this.nextDueStmt = db.prepare<[], { at: number | null }>(
       "SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'",
     );
@@ -102,7 +102,7 @@ export class DeliveriesRepo {
     this.insertStmt.run(row);
   }
 
-  /** Due pending deliveries of enabled endpoints, earliest first; expired leases count as pending. */
+  /** Due pending deliveries, earliest first (parked ones have no due time); expired leases count as pending. */
   due(now: number, limit: number): ClaimedDelivery[] {
     this.expireLeasesStmt.run(now);
     return this.dueStmt.all(now, limit);
@@ -128,22 +128,27 @@ export class DeliveriesRepo {
     return this.byId.get(id);
   }
 
-  listForEndpoint(endpointId: string, before: string | null, limit: number): (DeliveryRow & { event_type: EventType })[] {
-    return this.listStmt.all(endpointId, before ?? '~', limit);
+  listForDestination(destinationId: string, before: string | null, limit: number): (DeliveryRow & { event_type: EventType })[] {
+    return this.listStmt.all(destinationId, before ?? '~', limit);
   }
 
   attemptsOf(deliveryIds: string[]): AttemptRow[] {
     return this.attemptsStmt.all(JSON.stringify(deliveryIds));
   }
 
-  /** Takes the pending deliveries of a disabled endpoint out of the schedule, so the worker never scans them. */
-  park(endpointId: string): void {
-    this.parkStmt.run(endpointId);
+  /** Deletes every delivery (and, by cascade, attempt) of a destination that is being deleted. */
+  deleteForDestination(destinationId: string): void {
+    this.deleteStmt.run(destinationId);
   }
 
-  /** Puts the parked deliveries of a re-enabled endpoint back in the schedule, due at `now`. */
-  resume(endpointId: string, now: number): void {
-    this.resumeStmt.run(now, endpointId);
+  /** Takes the pending deliveries of a disabled destination out of the schedule, so the worker never scans them. */
+  park(destinationId: string): void {
+    this.parkStmt.run(destinationId);
+  }
+
+  /** Puts the parked deliveries of a re-enabled destination back in the schedule, due at `now`. */
+  resume(destinationId: string, now: number): void {
+    this.resumeStmt.run(now, destinationId);
   }
 
   /** Epoch ms of the earliest pending attempt, or null when nothing waits. */

@@ -2,27 +2,16 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { SendResult } from './destination';
 import { isPrivateAddress } from './url-policy';
 
 const RESPONSE_BODY_LIMIT = 1024;
 
-/** What came of one POST. */
-export interface SendResult {
-  statusCode: number | null;
-  /** Why the attempt failed before or instead of an HTTP answer. */
-  error: string | null;
-  /** The first 1 KB of the answer. */
-  responseBody: string | null;
-  /** The Retry-After of the answer in ms, when it sent one. */
-  retryAfterMs: number | null;
-  durationMs: number;
-}
-
-/** POSTs a delivery; never throws. */
+/** POSTs a body; never throws. The result's retryAfterMs is the answer's Retry-After, whatever the status. */
 export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
 
 /**
- * A sender over node:http(s) with keep-alive: no redirects followed, at most 1 KB of the answer
+ * A POST sender over node:http(s) with keep-alive: no redirects followed, at most 1 KB of the answer
  * read, a hard timeout, and (unless private targets are allowed) no connection to a private
  * address, checked on the resolved address so DNS cannot smuggle one in.
  */
@@ -50,7 +39,7 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
       try {
         target = new URL(url);
       } catch {
-        return done({ statusCode: null, error: 'invalid URL', responseBody: null, retryAfterMs: null });
+        return done({ statusCode: null, error: 'invalid URL', permanentFailure: null, responseBody: null, retryAfterMs: null });
       }
       const transport = target.protocol === 'https:' ? https : http;
       const req = transport.request(target, {
@@ -62,7 +51,7 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
       const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
       req.on('error', (err) => {
         clearTimeout(timer);
-        done({ statusCode: null, error: err.message, responseBody: null, retryAfterMs: null });
+        done({ statusCode: null, error: err.message, permanentFailure: null, responseBody: null, retryAfterMs: null });
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -72,6 +61,7 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
           done({
             statusCode: res.statusCode ?? null,
             error: null,
+            permanentFailure: null,
             responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
             retryAfterMs: parseRetryAfter(res.headers['retry-after'], Date.now()),
           });

@@ -1,0 +1,170 @@
+import type { EventType } from '../events/event-types';
+import type { EventRow } from '../events/events.repo';
+import type { EventSubscriber } from '../events/events.service';
+import { ApiError } from '../http/errors';
+import type { PageRequest } from '../http/pagination';
+import type { DeliveriesRepo } from '../outbox/deliveries.repo';
+import { deliveriesOf, newDelivery, type Delivery } from '../outbox/deliveries';
+import { webhookUrlProblem } from '../outbox/url-policy';
+import { isoAt, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/ids';
+import type { SecretBox } from '../shared/secret-box';
+import type { Transaction } from '../shared/transaction';
+import type { IntegrationRow, IntegrationsRepo } from './integrations.repo';
+import type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.schemas';
+
+/** The integration resource: never the token or URL, only a hint of it. */
+export interface Integration {
+  id: string;
+  organization_id: string;
+  kind: 'slack' | 'teams';
+  events: EventType[];
+  channel: string | null;
+  secret_hint: string;
+  enabled: boolean;
+  status: 'ok' | 'failing' | 'disabled';
+  disabled_reason: string | null;
+  last_error: string | null;
+  last_delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Slack and Teams notifications per organization, queued through the same outbox as webhooks. */
+export class IntegrationsService implements EventSubscriber {
+  constructor(
+    private readonly repo: IntegrationsRepo,
+    private readonly deliveries: DeliveriesRepo,
+    private readonly secrets: SecretBox,
+    private readonly transaction: Transaction,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly allowInsecureUrls: boolean,
+  ) {}
+
+  /** Queues a pending delivery for each enabled integration of the event's organization that subscribes to its type. */
+  enqueue(event: EventRow): void {
+    const now = this.clock.now();
+    for (const { id, kind } of this.repo.subscribedTo(event.organization_id, event.type)) {
+      this.deliveries.insert(newDelivery(this.ids, kind, event.id, id, now));
+    }
+  }
+
+  /** Adds an integration to an organization (the caller checked that it may). */
+  create(organizationId: string, input: CreateIntegrationInput): Integration {
+    const secret = this.secretOf(input.kind, input);
+    if (input.kind === 'slack' && !input.channel) throw ApiError.invalid([{ param: 'channel', message: 'is required for Slack' }]);
+    const now = isoAt(this.clock.now());
+    const row: IntegrationRow = {
+      id: this.ids.next('int'),
+      organization_id: organizationId,
+      kind: input.kind,
+      events: input.events,
+      channel: input.kind === 'slack' ? input.channel! : null,
+      secret_encrypted: this.secrets.seal(secret),
+      secret_hint: hintOf(input.kind, secret),
+      enabled: 1,
+      disabled_reason: null,
+      failing_since: null,
+      last_error: null,
+      last_delivered_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.repo.insert(row);
+    return view(row);
+  }
+
+  list(orgIds: string[], page: PageRequest): IntegrationRow[] {
+    return this.repo.list(orgIds, page.after, page.limit + 1);
+  }
+
+  get(orgIds: string[], id: string): Integration {
+    return view(this.find(orgIds, id));
+  }
+
+  update(orgIds: string[], id: string, input: UpdateIntegrationInput): Integration {
+    const row = this.find(orgIds, id);
+    if (row.kind === 'slack' && input.webhook_url !== undefined) throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
+    if (row.kind === 'teams' && (input.bot_token !== undefined || input.channel !== undefined)) {
+      throw ApiError.invalid([{ param: input.bot_token !== undefined ? 'bot_token' : 'channel', message: 'is for Slack integrations' }]);
+    }
+    const next: IntegrationRow = { ...row, events: input.events ?? row.events, channel: input.channel ?? row.channel, updated_at: isoAt(this.clock.now()) };
+    const newSecret = row.kind === 'slack' ? input.bot_token : input.webhook_url;
+    if (newSecret !== undefined) {
+      const secret = this.secretOf(row.kind, row.kind === 'slack' ? { bot_token: newSecret } : { webhook_url: newSecret });
+      Object.assign(next, { secret_encrypted: this.secrets.seal(secret), secret_hint: hintOf(row.kind, secret) });
+    }
+    const reconfigured = newSecret !== undefined || input.channel !== undefined;
+    const enable = input.enabled === true || (reconfigured && input.enabled === undefined && !row.enabled);
+    if (enable) Object.assign(next, { enabled: 1, disabled_reason: null, failing_since: null, last_error: null });
+    if (input.enabled === false) Object.assign(next, { enabled: 0, disabled_reason: 'disabled through the API' });
+    this.transaction(() => {
+      this.repo.update(next);
+      if (enable && !row.enabled) this.deliveries.resume(row.id, this.clock.now());
+      if (input.enabled === false && row.enabled) this.deliveries.park(row.id);
+    });
+    return view(next);
+  }
+
+  /** Deletes an integration with its deliveries. */
+  remove(orgIds: string[], id: string): void {
+    const row = this.find(orgIds, id);
+    this.transaction(() => {
+      this.deliveries.deleteForDestination(row.id);
+      this.repo.delete(row.id);
+    });
+  }
+
+  listDeliveries(orgIds: string[], id: string, page: PageRequest): (Delivery & { integration_id: string })[] {
+    const row = this.find(orgIds, id);
+    return deliveriesOf(this.deliveries, row.id, page).map((d) => ({ ...d, integration_id: row.id }));
+  }
+
+  /** Every integration, for the operator's CLI. */
+  listAll(): Integration[] {
+    return this.repo.listAll().map(view);
+  }
+
+  private find(orgIds: string[], id: string): IntegrationRow {
+    const row = this.repo.find(orgIds, id);
+    if (!row) throw ApiError.notFound(`Integration ${id}`);
+    return row;
+  }
+
+  private secretOf(kind: 'slack' | 'teams', input: { bot_token?: string; webhook_url?: string }): string {
+    if (kind === 'slack') {
+      if (!input.bot_token) throw ApiError.invalid([{ param: 'bot_token', message: 'is required for Slack' }]);
+      if (input.webhook_url !== undefined) throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
+      return input.bot_token;
+    }
+    if (!input.webhook_url) throw ApiError.invalid([{ param: 'webhook_url', message: 'is required for Teams' }]);
+    if (input.bot_token !== undefined) throw ApiError.invalid([{ param: 'bot_token', message: 'is for Slack integrations' }]);
+    const problem = webhookUrlProblem(input.webhook_url, this.allowInsecureUrls);
+    if (problem) throw ApiError.invalid([{ param: 'webhook_url', message: problem }]);
+    return input.webhook_url;
+  }
+}
+
+/** The API form of a stored integration. */
+export function view(row: IntegrationRow): Integration {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    kind: row.kind,
+    events: row.events,
+    channel: row.channel,
+    secret_hint: row.secret_hint,
+    enabled: row.enabled === 1,
+    status: !row.enabled ? 'disabled' : row.failing_since !== null ? 'failing' : 'ok',
+    disabled_reason: row.disabled_reason,
+    last_error: row.last_error,
+    last_delivered_at: row.last_delivered_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function hintOf(kind: 'slack' | 'teams', secret: string): string {
+  return kind === 'slack' ? `${secret.slice(0, 5)}…${secret.slice(-4)}` : new URL(secret).host;
+}

@@ -1,0 +1,68 @@
+import { signDelivery } from '@svc/connectors';
+import type { ClaimedDelivery } from '../outbox/deliveries.repo';
+import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
+import type { Sender } from '../outbox/http-sender';
+import { isoAt } from '../shared/clock';
+import type { SecretBox } from '../shared/secret-box';
+import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
+
+/** Webhook endpoints as a delivery destination: each attempt is signed afresh and POSTed. */
+export class WebhookTarget implements DeliveryTarget {
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepo,
+    private readonly secrets: SecretBox,
+    private readonly send: Sender,
+  ) {}
+
+  async attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult> {
+    const endpoint = this.endpoints.findAny(delivery.destination_id);
+    if (!endpoint) return failedBeforeSending('the endpoint was deleted', true);
+    const headers = signDelivery({
+      secrets: this.secretsOf(endpoint, now),
+      eventId: delivery.event_id,
+      eventType: delivery.event_type,
+      deliveryId: delivery.id,
+      timestamp: Math.floor(now / 1000),
+      rawBody: delivery.payload,
+    });
+    const result = await this.send(endpoint.url, { ...headers }, delivery.payload);
+    return {
+      ...result,
+      permanentFailure: result.statusCode === 410 ? 'the endpoint answered 410 Gone' : null,
+      // Retry-After is a promise only on 429 and 503.
+      retryAfterMs: result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterMs : null,
+    };
+  }
+
+  health(destinationId: string): DestinationHealth | undefined {
+    const endpoint = this.endpoints.findAny(destinationId);
+    return endpoint && {
+      enabled: endpoint.enabled === 1,
+      disabled_reason: endpoint.disabled_reason,
+      failing_since: endpoint.failing_since,
+      last_error: endpoint.last_error,
+    };
+  }
+
+  saveHealth(destinationId: string, health: DestinationHealth, outcome: { now: number }): void {
+    const endpoint = this.endpoints.findAny(destinationId);
+    if (!endpoint) return;
+    const changed = endpoint.enabled !== (health.enabled ? 1 : 0) || endpoint.failing_since !== health.failing_since || endpoint.last_error !== health.last_error;
+    if (!changed) return;
+    this.endpoints.update({
+      ...endpoint,
+      ...health,
+      enabled: health.enabled ? 1 : 0,
+      updated_at: endpoint.enabled !== (health.enabled ? 1 : 0) ? isoAt(outcome.now) : endpoint.updated_at,
+    });
+  }
+
+  /** The current secret, and the previous one while its 24 h overlap lasts. */
+  private secretsOf(endpoint: WebhookEndpointRow, now: number): string[] {
+    const secrets = [this.secrets.open(endpoint.secret_encrypted)];
+    if (endpoint.previous_secret_encrypted && (endpoint.previous_secret_expires_at ?? 0) > now) {
+      secrets.push(this.secrets.open(endpoint.previous_secret_encrypted));
+    }
+    return secrets;
+  }
+}
