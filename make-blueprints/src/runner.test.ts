@@ -1,0 +1,238 @@
+import { newWebhookSecret, signDelivery, svcSignature } from '@svc/connectors';
+import { startTestServer, type TestServer } from '../../service/src/testing/harness';
+import { startReceiver, type TestReceiver } from '../../service/src/testing/receiver';
+import { loadBlueprint, type Blueprint } from './blueprint';
+import { runBlueprint, RunError, type Bundle, type RunResult } from './runner';
+
+const API = '/api/v1/public';
+const SECRET = newWebhookSecret();
+
+let server: TestServer;
+let key: string;
+let sheet: TestReceiver;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = server.key();
+  sheet = await startReceiver();
+});
+
+afterAll(async () => {
+  await sheet.close();
+  await server.close();
+});
+
+function placeholders(): Record<string, string> {
+  return { YOUR_SVC_BASE_URL: server.url, YOUR_SVC_API_KEY: key, YOUR_SVC_WEBHOOK_SECRET: SECRET, YOUR_SHEET_ENDPOINT_URL: sheet.url };
+}
+
+function run(file: string, trigger?: Bundle, dataStore?: Map<string, Bundle>, now?: () => number): Promise<RunResult> {
+  return runBlueprint(loadBlueprint(file), { placeholders: placeholders(), trigger, dataStore, now });
+}
+
+async function api(method: string, path: string, body?: unknown) {
+  return server.request(method, API + path, { key, body });
+}
+
+async function createWebinar(slug: string) {
+  const res = await api('POST', '/meetings', { title: `Webinar ${slug}`, kind: 'webinar', slug, scheduled_at: '2026-12-01T16:00:00+01:00' });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; code: string; title: string };
+}
+
+async function register(slug: string, email: string) {
+  expect((await api('POST', `/webinars/${slug}/registrations`, { email, name: `Guest ${email}` })).status).toBe(201);
+}
+
+async function newestEvents(limit: number): Promise<{ id: string; type: string; created_at: string; data: { meeting: { code: string; title: string } } }[]> {
+  return (await api('GET', `/events?limit=${limit}`)).body.data;
+}
+
+function rowsSince(count: number): unknown[] {
+  return sheet.requests.slice(count).map((request) => JSON.parse(request.rawBody.toString('utf8')) as unknown);
+}
+
+describe('create-meeting.blueprint.json against svc', () => {
+  const FILE = 'create-meeting.blueprint.json';
+
+  it('creates the meeting the call describes and answers with its join link', async () => {
+    const title = 'Quarterly "review" – Café ✓ \\o/';
+    const result = await run(FILE, { title, scheduled_at: '2026-12-01T10:00:00+02:00', duration_minutes: 45 });
+    expect(result.response).toMatchObject({ status: 201, headers: { 'Content-Type': 'application/json' } });
+    const answer = JSON.parse(result.response!.body) as { id: string; code: string; join_url: string };
+    const stored = await api('GET', `/meetings/${answer.id}`);
+    expect(stored.body).toMatchObject({ title, kind: 'meeting', scheduled_at: '2026-12-01T10:00:00+02:00', duration_minutes: 45, code: answer.code, join_url: answer.join_url });
+  });
+
+  it('keeps a hostile title inside the title and defaults the duration to an hour', async () => {
+    const title = 'x", "kind": "webinar", "slug": "taken-over';
+    const result = await run(FILE, { title, scheduled_at: '2026-12-02T10:00:00Z' });
+    const answer = JSON.parse(result.response!.body) as { id: string };
+    expect((await api('GET', `/meetings/${answer.id}`)).body).toMatchObject({ title, kind: 'meeting', duration_minutes: 60 });
+  });
+
+  it("passes svc's refusal back to the caller and creates nothing", async () => {
+    const count = async () => (await api('GET', '/meetings?limit=100')).body.data.length as number;
+    const before = await count();
+    const result = await run(FILE, { title: 'No offset', scheduled_at: '2026-12-01T10:00:00', duration_minutes: 45 });
+    expect(result.response).toMatchObject({ status: 400 });
+    expect(JSON.parse(result.response!.body)).toEqual({ error: 'validation_failed' });
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('register-webinar-participant.blueprint.json against svc', () => {
+  const FILE = 'register-webinar-participant.blueprint.json';
+
+  it('registers the participant once and answers with the join link', async () => {
+    await createWebinar('launch-2026');
+    const trigger = { slug: 'launch-2026', email: 'zoe@example.com', name: 'Zoë "ZB" O\'Brien' };
+    const first = await run(FILE, trigger);
+    expect(first.response?.status).toBe(201);
+    const answer = JSON.parse(first.response!.body) as { id: string; join_url: string };
+    expect(answer.join_url).toContain(`registration=${answer.id}`);
+
+    const feed = async () => (await api('GET', '/triggers/registration.created?slug=launch-2026')).body.data as { data: { registration: unknown } }[];
+    const events = await feed();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data.registration).toMatchObject({ id: answer.id, email: trigger.email, name: trigger.name });
+
+    const again = await run(FILE, trigger);
+    expect(again.response?.status).toBe(200);
+    expect(JSON.parse(again.response!.body)).toEqual(answer);
+    expect(await feed()).toHaveLength(1);
+  });
+
+  it('answers 404 for a webinar svc does not know', async () => {
+    const result = await run(FILE, { slug: 'no-such-webinar', email: 'a@example.com', name: 'A' });
+    expect(result.response?.status).toBe(404);
+    expect(JSON.parse(result.response!.body)).toEqual({ error: 'not_found' });
+  });
+});
+
+describe('poll-event-feed.blueprint.json against svc', () => {
+  const FILE = 'poll-event-feed.blueprint.json';
+
+  it('starts at the newest event, then posts exactly the newer events as rows, in order', async () => {
+    await createWebinar('feed-2026');
+    await register('feed-2026', 'one@example.com');
+    await register('feed-2026', 'two@example.com');
+    const store = new Map<string, Bundle>();
+    const sent = sheet.requests.length;
+
+    const first = await run(FILE, undefined, store);
+    const [newest] = await newestEvents(1);
+    expect(first.requests.map((r) => r.url)).toEqual([`${server.url}${API}/events?limit=1`]);
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newest!.id });
+    expect(sheet.requests).toHaveLength(sent);
+
+    await register('feed-2026', 'three@example.com');
+    await register('feed-2026', 'four@example.com');
+    const second = await run(FILE, undefined, store);
+    const newer = (await newestEvents(2)).reverse();
+    expect(second.requests[0]!.url).toBe(`${server.url}${API}/events?since=${newest!.id}&limit=100`);
+    expect(rowsSince(sent)).toEqual(
+      newer.map((e) => ({ event_id: e.id, type: 'registration.created', created_at: e.created_at, meeting_code: e.data.meeting.code, title: 'Webinar feed-2026' })),
+    );
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id });
+
+    const third = await run(FILE, undefined, store);
+    expect(third.requests.map((r) => r.url)).toEqual([`${server.url}${API}/events?since=${newer[1]!.id}&limit=100`]);
+    expect(sheet.requests).toHaveLength(sent + 2);
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id });
+  });
+});
+
+describe('event-to-sheet-row.blueprint.json with signed svc deliveries', () => {
+  const FILE = 'event-to-sheet-row.blueprint.json';
+  const NOW_MS = Date.now();
+  const now = () => Math.floor(NOW_MS / 1000);
+  const runSheet = (trigger: Bundle) => run(FILE, trigger, undefined, () => NOW_MS);
+
+  beforeAll(() => createWebinar('sheet-2026'));
+
+  async function realEvent() {
+    await register('sheet-2026', `sheet-${Date.now()}@example.com`);
+    const [event] = await newestEvents(1);
+    return { event: event!, rawBody: JSON.stringify(event) };
+  }
+
+  function delivery(rawBody: string, opts: { secrets?: string[]; timestamp?: number } = {}): Bundle {
+    const headers = signDelivery({ secrets: opts.secrets ?? [SECRET], eventId: 'evt_x', eventType: 'registration.created', deliveryId: 'dlv_x', timestamp: opts.timestamp ?? now(), rawBody });
+    return { value: rawBody, __IMTHEADERS__: Object.entries(headers).map(([name, value]) => ({ name: name.toLowerCase(), value })), __IMTMETHOD__: 'POST' };
+  }
+
+  const ran = (result: RunResult, moduleId: number) => result.outputs.some((output) => output.moduleId === moduleId);
+
+  it("computes svc's signature with Make's sha256 and posts the row of a genuine delivery", async () => {
+    const { event, rawBody } = await realEvent();
+    const timestamp = now();
+    const sent = sheet.requests.length;
+    const result = await runSheet(delivery(rawBody, { timestamp }));
+    const variables = result.outputs.find((output) => output.moduleId === 2)!.bundle;
+    expect(variables.expected_signature).toBe(svcSignature(SECRET, timestamp, rawBody));
+    expect(result.response).toMatchObject({ status: 200 });
+    expect(rowsSince(sent)).toEqual([
+      { event_id: event.id, type: 'registration.created', created_at: event.created_at, meeting_code: event.data.meeting.code, title: 'Webinar sheet-2026' },
+    ]);
+    expect(sheet.requests.at(-1)!.headers['content-type']).toBe('application/json');
+  });
+
+  it.each([
+    ['one byte of the body changed', (raw: string) => ({ ...delivery(raw), value: raw.replace('sheet-2026', 'sheet-2027') })],
+    ['another secret', (raw: string) => delivery(raw, { secrets: [newWebhookSecret()] })],
+    ['a timestamp 300 s old', (raw: string) => delivery(raw, { timestamp: now() - 300 })],
+    ['a timestamp 300 s ahead', (raw: string) => delivery(raw, { timestamp: now() + 300 })],
+    ['no signature header', (raw: string) => ({ ...delivery(raw), __IMTHEADERS__: [] })],
+  ])('answers 401 and writes no row for a delivery with %s', async (_label, build) => {
+    const { rawBody } = await realEvent();
+    const sent = sheet.requests.length;
+    const result = await runSheet(build(rawBody));
+    expect(result.response).toMatchObject({ status: 401 });
+    expect(ran(result, 4)).toBe(false);
+    expect(result.requests).toEqual([]);
+    expect(sheet.requests).toHaveLength(sent);
+  });
+
+  it('accepts a delivery 299 s old and one signed with two secrets during a rotation', async () => {
+    const { rawBody } = await realEvent();
+    expect((await runSheet(delivery(rawBody, { timestamp: now() - 299 }))).response?.status).toBe(200);
+    expect((await runSheet(delivery(rawBody, { secrets: [newWebhookSecret(), SECRET] }))).response?.status).toBe(200);
+  });
+
+  it('answers 503 so that svc retries when the sheet does not take the row', async () => {
+    const { rawBody } = await realEvent();
+    sheet.reply = () => ({ status: 500 });
+    try {
+      const result = await runSheet(delivery(rawBody));
+      expect(result.requests.map((r) => r.statusCode)).toEqual([500]);
+      expect(result.response).toMatchObject({ status: 503 });
+    } finally {
+      sheet.reply = () => ({ status: 200 });
+    }
+  });
+});
+
+describe('runBlueprint refuses what it cannot do faithfully', () => {
+  const tiny = (mapper: Record<string, unknown>): Blueprint => ({
+    ...loadBlueprint('create-meeting.blueprint.json'),
+    flow: [{ id: 1, module: 'util:SetVariables', version: 1, parameters: {}, mapper, metadata: { designer: { x: 0, y: 0 } } }],
+  });
+
+  it('stops on a function it does not implement', async () => {
+    const blueprint = tiny({ variables: [{ name: 'x', value: '{{md5(1.value)}}' }], scope: 'roundtrip' });
+    await expect(runBlueprint(blueprint, { placeholders: {} })).rejects.toThrow(new RunError(1, 'the runner does not support the function md5()'));
+  });
+
+  it('stops when a placeholder has no value', async () => {
+    const blueprint = tiny({ variables: [{ name: 'x', value: 'YOUR_SVC_BASE_URL/x' }], scope: 'roundtrip' });
+    await expect(runBlueprint(blueprint, { placeholders: {} })).rejects.toThrow('no value given for the placeholder(s) YOUR_SVC_BASE_URL');
+  });
+
+  it('stops on an HTTP option it does not honour', async () => {
+    const blueprint = loadBlueprint('create-meeting.blueprint.json');
+    blueprint.flow[4]!.mapper!.useMtls = true;
+    const trigger = { title: 't', scheduled_at: '2026-12-01T10:00:00Z', duration_minutes: 30 };
+    await expect(runBlueprint(blueprint, { placeholders: placeholders(), trigger })).rejects.toThrow(new RunError(5, 'the runner supports useMtls only as false'));
+  });
+});

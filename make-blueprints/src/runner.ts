@@ -1,0 +1,300 @@
+import { PLACEHOLDER_TOKEN, type Blueprint, type BlueprintModule, type Filter } from './blueprint';
+import { ExpressionError, parseTemplate, type Expr } from './expression';
+import { FILTER_OPERATORS } from './filters';
+import { MAKE_FUNCTIONS, MAKE_VARIABLES, MakeFunctionError, textOf } from './functions';
+import { isRecord } from './shape';
+
+/** A module's output bundle: the fields later modules map as `{{N.field}}`. */
+export type Bundle = Record<string, unknown>;
+
+/** What one run needs besides the blueprint. */
+export interface RunOptions {
+  /** A value for every placeholder text the blueprint contains (YOUR_SVC_BASE_URL, ...). */
+  placeholders: Record<string, string>;
+  /** The bundle the first module emits when it is a webhook: what Make made of the incoming request. */
+  trigger?: Bundle;
+  /** The data store's records by key; pass the same map to several runs to keep what they stored. */
+  dataStore?: Map<string, Bundle>;
+  /** The clock behind Make's `timestamp` variable, in milliseconds. */
+  now?: () => number;
+}
+
+/** One request an HTTP module sent, with the status it got back. */
+export interface SentRequest {
+  moduleId: number;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  statusCode: number;
+}
+
+/** What a Webhook response module answered the webhook's caller. */
+export interface WebhookResponse {
+  moduleId: number;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Everything a run did: each module's output bundles in execution order, the requests sent and the webhook answer. */
+export interface RunResult {
+  outputs: { moduleId: number; bundle: Bundle }[];
+  requests: SentRequest[];
+  response?: WebhookResponse;
+}
+
+/** A run that stopped: a module failed or the blueprint uses something the runner does not support. */
+export class RunError extends Error {
+  override readonly name = 'RunError';
+
+  constructor(
+    readonly moduleId: number,
+    message: string,
+  ) {
+    super(`module ${moduleId}: ${message}`);
+  }
+}
+
+interface Run {
+  trigger?: Bundle;
+  dataStore: Map<string, Bundle>;
+  now: () => number;
+  result: RunResult;
+}
+
+type Context = ReadonlyMap<number, Bundle>;
+
+type Executor = (module: BlueprintModule, mapper: Record<string, unknown>, run: Run) => Bundle[] | Promise<Bundle[]>;
+
+const HTTP_FIELDS = new Set(['url', 'method', 'headers', 'qs', 'bodyType', 'contentType', 'data', 'parseResponse']);
+const HTTP_DEFAULTS: Record<string, unknown> = {
+  serializeUrl: false,
+  shareCookies: false,
+  rejectUnauthorized: true,
+  followRedirect: true,
+  useQuerystring: false,
+  gzip: true,
+  useMtls: false,
+  timeout: '',
+};
+
+/** Runs a blueprint the way Make would, module by module and bundle by bundle, sending its HTTP modules' requests for real. */
+export async function runBlueprint(blueprint: Blueprint, options: RunOptions): Promise<RunResult> {
+  const run: Run = {
+    trigger: options.trigger,
+    dataStore: options.dataStore ?? new Map(),
+    now: options.now ?? Date.now,
+    result: { outputs: [], requests: [] },
+  };
+  await runFrom(withPlaceholders(blueprint.flow, options.placeholders), 0, new Map(), run);
+  return run.result;
+}
+
+function withPlaceholders(flow: BlueprintModule[], values: Record<string, string>): BlueprintModule[] {
+  const tokens = new Set([...JSON.stringify(flow).matchAll(PLACEHOLDER_TOKEN)].map(([token]) => token));
+  const missing = [...tokens].filter((token) => values[token] === undefined);
+  if (missing.length > 0) throw new Error(`no value given for the placeholder(s) ${missing.join(', ')}`);
+  return replaceTexts(flow, (text) => text.replace(PLACEHOLDER_TOKEN, (token) => values[token]!)) as BlueprintModule[];
+}
+
+function replaceTexts(value: unknown, replace: (text: string) => string): unknown {
+  if (typeof value === 'string') return replace(value);
+  if (Array.isArray(value)) return value.map((item) => replaceTexts(item, replace));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceTexts(item, replace)]));
+  return value;
+}
+
+async function runFrom(flow: BlueprintModule[], index: number, context: Context, run: Run): Promise<void> {
+  const module = flow[index];
+  if (!module) return;
+  if (module.filter && !passes(module.filter, module.id, context, run)) return;
+  if (module.module === 'builtin:BasicRouter') {
+    for (const route of module.routes ?? []) await runFrom(route.flow, 0, context, run);
+    return;
+  }
+  const executor = EXECUTORS[module.module];
+  if (!executor) throw new RunError(module.id, `the runner does not support ${module.module}`);
+  const mapper = evaluate(module.mapper ?? {}, module.id, context, run) as Record<string, unknown>;
+  for (const bundle of await executor(module, mapper, run)) {
+    run.result.outputs.push({ moduleId: module.id, bundle });
+    await runFrom(flow, index + 1, new Map(context).set(module.id, bundle), run);
+  }
+}
+
+function passes(filter: Filter, moduleId: number, context: Context, run: Run): boolean {
+  return filter.conditions.some((group) =>
+    group.every((condition) => {
+      const operator = FILTER_OPERATORS[condition.o];
+      if (!operator) throw new RunError(moduleId, `the runner does not support the filter operator ${condition.o}`);
+      const b = condition.b === undefined ? undefined : evaluateText(condition.b, moduleId, context, run);
+      return operator(evaluateText(condition.a, moduleId, context, run), b);
+    }),
+  );
+}
+
+function evaluate(value: unknown, moduleId: number, context: Context, run: Run): unknown {
+  if (typeof value === 'string') return evaluateText(value, moduleId, context, run);
+  if (Array.isArray(value)) return value.map((item) => evaluate(item, moduleId, context, run));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, moduleId, context, run)]));
+  return value;
+}
+
+/** A mapped text: a lone formula keeps its value's type, anything else is joined into text. */
+function evaluateText(text: string, moduleId: number, context: Context, run: Run): unknown {
+  try {
+    const parts = parseTemplate(text);
+    const only = parts.length === 1 ? parts[0] : undefined;
+    if (only?.kind === 'formula') return evaluateExpr(only.expr, moduleId, context, run);
+    return parts.map((part) => (part.kind === 'literal' ? part.text : textOf(evaluateExpr(part.expr, moduleId, context, run)))).join('');
+  } catch (error) {
+    if (error instanceof ExpressionError || error instanceof MakeFunctionError) throw new RunError(moduleId, error.message);
+    throw error;
+  }
+}
+
+function evaluateExpr(expr: Expr, moduleId: number, context: Context, run: Run): unknown {
+  const inner = (e: Expr) => evaluateExpr(e, moduleId, context, run);
+  switch (expr.kind) {
+    case 'text':
+    case 'number':
+      return expr.value;
+    case 'ref':
+      return lookUp(expr, moduleId, context);
+    case 'var': {
+      const variable = MAKE_VARIABLES[expr.name];
+      if (!variable) throw new RunError(moduleId, `the runner does not support the variable ${expr.name}`);
+      return variable(run.now());
+    }
+    case 'call': {
+      const fn = MAKE_FUNCTIONS[expr.name];
+      if (!fn) throw new RunError(moduleId, `the runner does not support the function ${expr.name}()`);
+      if (expr.args.length < fn.minArgs || expr.args.length > fn.maxArgs) throw new RunError(moduleId, `${expr.name}() got ${expr.args.length} arguments`);
+      return fn.apply(expr.args.map(inner));
+    }
+    case 'binary':
+      return arithmetic(expr.op, inner(expr.left), inner(expr.right), moduleId);
+  }
+}
+
+function lookUp(ref: Extract<Expr, { kind: 'ref' }>, moduleId: number, context: Context): unknown {
+  const bundle = context.get(ref.module);
+  const name = `{{${ref.module}.${ref.path.join('.')}}}`;
+  if (!bundle) throw new RunError(moduleId, `${name} refers to module ${ref.module}, which has not run on this path`);
+  return ref.path.reduce<unknown>((value, key) => {
+    if (Array.isArray(value)) throw new RunError(moduleId, `${name} steps into an array; Make needs map() or an iterator there`);
+    return isRecord(value) ? value[key] : undefined;
+  }, bundle);
+}
+
+function arithmetic(op: '+' | '-', left: unknown, right: unknown, moduleId: number): unknown {
+  if (op === '+') return typeof left === 'number' && typeof right === 'number' ? left + right : textOf(left) + textOf(right);
+  if (typeof left !== 'number' || typeof right !== 'number') throw new RunError(moduleId, `cannot subtract ${JSON.stringify(right)} from ${JSON.stringify(left)}`);
+  return left - right;
+}
+
+function listOfPairs(value: unknown, key: string, moduleId: number): [string, string][] {
+  if (!Array.isArray(value)) throw new RunError(moduleId, 'expected a list of pairs');
+  return value.map((item) => {
+    if (!isRecord(item)) throw new RunError(moduleId, 'expected a list of pairs');
+    return [textOf(item[key]), textOf(item.value)];
+  });
+}
+
+function checkHttpOptions(moduleId: number, mapper: Record<string, unknown>): void {
+  for (const [option, value] of Object.entries(mapper)) {
+    if (HTTP_FIELDS.has(option)) continue;
+    if (!(option in HTTP_DEFAULTS)) throw new RunError(moduleId, `the runner does not support the HTTP option ${option}`);
+    if (value !== HTTP_DEFAULTS[option]) throw new RunError(moduleId, `the runner supports ${option} only as ${JSON.stringify(HTTP_DEFAULTS[option])}`);
+  }
+  if (mapper.bodyType !== 'raw' && mapper.bodyType !== '') throw new RunError(moduleId, `the runner does not support the body type ${JSON.stringify(mapper.bodyType)}`);
+}
+
+async function sendHttp(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Promise<Bundle[]> {
+  checkHttpOptions(module.id, mapper);
+  const method = textOf(mapper.method).toUpperCase();
+  const url = new URL(textOf(mapper.url));
+  for (const [name, value] of listOfPairs(mapper.qs, 'name', module.id)) url.searchParams.append(name, value);
+  const headers = Object.fromEntries(listOfPairs(mapper.headers, 'name', module.id));
+  let body: string | undefined;
+  if (mapper.bodyType === 'raw') {
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = textOf(mapper.contentType);
+    body = textOf(mapper.data);
+  }
+  const response = await fetch(url, { method, headers, body });
+  const raw = await response.text();
+  run.result.requests.push({ moduleId: module.id, method, url: url.toString(), headers, body, statusCode: response.status });
+  if (module.parameters?.handleErrors === true && response.status >= 400) {
+    throw new RunError(module.id, `${method} ${url.toString()} answered ${response.status}: ${raw.slice(0, 300)}`);
+  }
+  const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
+  const data = mapper.parseResponse === true && isJson && raw !== '' ? (JSON.parse(raw) as unknown) : raw;
+  return [{ statusCode: response.status, headers: [...response.headers].map(([name, value]) => ({ name, value })), cookieHeaders: [], data }];
+}
+
+function iterate(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
+  const items = mapper.array;
+  if (!Array.isArray(items) || !items.every(isRecord)) throw new RunError(module.id, 'the iterator needs an array of collections');
+  return items.map((item, i) => ({ ...item, __IMTINDEX__: i + 1, __IMTLENGTH__: items.length }));
+}
+
+function respond(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Bundle[] {
+  if (run.result.response) throw new RunError(module.id, 'a second Webhook response in one execution');
+  const status = Number(mapper.status);
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RunError(module.id, `invalid response status ${JSON.stringify(mapper.status)}`);
+  const headers = Object.fromEntries(listOfPairs(mapper.headers, 'key', module.id));
+  run.result.response = { moduleId: module.id, status, headers, body: textOf(mapper.body) };
+  return [{}];
+}
+
+function parseJson(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(textOf(mapper.json));
+  } catch {
+    throw new RunError(module.id, 'the text to parse is not JSON');
+  }
+  if (!isRecord(parsed)) throw new RunError(module.id, 'the runner parses only a JSON object (Make would emit one bundle per array item)');
+  return [parsed];
+}
+
+function transformToJson(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
+  if (module.parameters?.space) throw new RunError(module.id, 'the runner does not support indented JSON');
+  if (mapper.object === undefined) throw new RunError(module.id, 'there is nothing to transform to JSON');
+  return [{ json: JSON.stringify(mapper.object) }];
+}
+
+function getRecord(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Bundle[] {
+  if (mapper.returnWrapped !== false) throw new RunError(module.id, 'the runner supports returnWrapped only as false');
+  return [{ ...run.dataStore.get(textOf(mapper.key)) }];
+}
+
+function addRecord(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Bundle[] {
+  const key = textOf(mapper.key);
+  if (!isRecord(mapper.data)) throw new RunError(module.id, 'a record needs a data collection');
+  if (run.dataStore.has(key) && mapper.overwrite !== true) throw new RunError(module.id, `the data store already has the key ${key}`);
+  run.dataStore.set(key, mapper.data);
+  return [{ key }];
+}
+
+function webhookTrigger(module: BlueprintModule, _mapper: Record<string, unknown>, run: Run): Bundle[] {
+  if (!run.trigger) throw new RunError(module.id, 'a webhook scenario needs the trigger bundle (what the webhook received)');
+  return [run.trigger];
+}
+
+function setVariables(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
+  if (!Array.isArray(mapper.variables)) throw new RunError(module.id, 'expected a list of variables');
+  return [Object.fromEntries(mapper.variables.filter(isRecord).map((variable) => [textOf(variable.name), variable.value]))];
+}
+
+const EXECUTORS: Record<string, Executor> = {
+  'gateway:CustomWebHook': webhookTrigger,
+  'gateway:WebhookRespond': respond,
+  'http:ActionSendData': sendHttp,
+  'util:SetVariables': setVariables,
+  'json:ParseJSON': parseJson,
+  'json:TransformToJSON': transformToJson,
+  'builtin:BasicFeeder': iterate,
+  'datastore:GetRecord': getRecord,
+  'datastore:AddRecord': addRecord,
+};
