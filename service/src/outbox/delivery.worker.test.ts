@@ -245,21 +245,21 @@ describe('DeliveryWorker', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it('keeps delivering to other endpoints while one endpoint is slow', async () => {
-    const slow = await startReceiver(() => ({ status: 200, delayMs: 1500 }));
+  it('keeps delivering to other endpoints while one endpoint is stuck', async () => {
+    const stuck = await startReceiver(() => ({ hang: true }));
     try {
-      await endpoint(['meeting.started'], slow.url);
+      await endpoint(['meeting.started'], stuck.url);
       await endpoint(['meeting.started']);
       for (let i = 0; i < 6; i++) startMeeting();
-      const started = Date.now();
       worker.start();
-      for (let i = 0; i < 100 && receiver.requests.length < 6; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 200 && receiver.requests.length < 6; i++) await new Promise((r) => setTimeout(r, 10));
+      // Every delivery to the healthy endpoint went out while the stuck one still holds its
+      // per-endpoint share (2) of the pool (4) without answering.
       expect(receiver.requests).toHaveLength(6);
-      expect(Date.now() - started).toBeLessThan(1500);
-      expect(slow.requests.length).toBeLessThanOrEqual(2);
+      expect(stuck.requests).toHaveLength(2);
     } finally {
       await worker.stop();
-      await slow.close();
+      await stuck.close();
     }
   });
 });

@@ -1,0 +1,48 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/** Fields a meeting can be created or updated with. */
+export const meetingFields: INodeProperties[] = [
+  {
+    displayName: 'Duration (Minutes)',
+    name: 'durationMinutes',
+    type: 'number',
+    typeOptions: { minValue: 1, maxValue: 1440 },
+    default: 60,
+    description: 'Planned length of the meeting',
+  },
+  {
+    displayName: 'Scheduled At',
+    name: 'scheduledAt',
+    type: 'string',
+    default: '',
+    placeholder: '2026-12-01T10:00:00+02:00',
+    description: 'Start time, ISO 8601 with a UTC offset; a meeting created without one starts now',
+  },
+  {
+    displayName: 'Transcribe Automatically',
+    name: 'transcriptionAuto',
+    type: 'boolean',
+    default: false,
+    description: 'Whether to record and transcribe automatically when the meeting starts',
+  },
+  {
+    displayName: 'Waiting Room',
+    name: 'waitingRoom',
+    type: 'boolean',
+    default: false,
+    description: 'Whether guests wait until a host admits them',
+  },
+];
+
+/** The svc request body for the meeting fields the user set. */
+export function meetingBody(fields: IDataObject): IDataObject {
+  const body: IDataObject = {};
+  if (typeof fields.title === 'string') body.title = fields.title;
+  if (typeof fields.scheduledAt === 'string' && fields.scheduledAt !== '') body.scheduled_at = fields.scheduledAt;
+  if (typeof fields.durationMinutes === 'number') body.duration_minutes = fields.durationMinutes;
+  const settings: IDataObject = {};
+  if (typeof fields.waitingRoom === 'boolean') settings.waiting_room = fields.waitingRoom;
+  if (typeof fields.transcriptionAuto === 'boolean') settings.transcription_auto = fields.transcriptionAuto;
+  if (Object.keys(settings).length > 0) body.settings = settings;
+  return body;
+}

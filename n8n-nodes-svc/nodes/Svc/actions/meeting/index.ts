@@ -1,0 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as update from './update.operation';
+
+export { create, del as delete, get, getMany, update };
+
+/** The meeting resource: its operation picker and the fields of each operation. */
+export const description: INodeProperties[] = [
+  {
+    displayName: 'Operation',
+    name: 'operation',
+    type: 'options',
+    noDataExpression: true,
+    displayOptions: { show: { resource: ['meeting'] } },
+    options: [
+      { name: 'Create', value: 'create', description: 'Create a meeting or a webinar', action: 'Create a meeting' },
+      { name: 'Delete', value: 'delete', description: 'Cancel a scheduled meeting', action: 'Delete a meeting' },
+      { name: 'Get', value: 'get', description: 'Get a meeting by ID or code', action: 'Get a meeting' },
+      { name: 'Get Many', value: 'getMany', description: 'List meetings, newest first', action: 'Get many meetings' },
+      { name: 'Update', value: 'update', description: 'Change a meeting or end a live one', action: 'Update a meeting' },
+    ],
+    default: 'create',
+  },
+  ...create.description,
+  ...del.description,
+  ...get.description,
+  ...getMany.description,
+  ...update.description,
+];
