@@ -1,0 +1,61 @@
+import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { apiUrl } from '../api';
+import { optionalText } from '../input';
+import { registrationFields } from '../output-fields';
+
+/** A registration as svc returns it, plus whether the email was registered before this call. */
+export interface RegistrationResult {
+  id: string;
+  webinar: { slug: string; title: string; meeting_id: string };
+  email: string;
+  name: string;
+  join_url: string;
+  created_at: string;
+  already_registered: boolean;
+}
+
+/** Registers the person; registering an email again returns its existing registration (svc answers 200 instead of 201). */
+export async function registerParticipant(z: ZObject, bundle: Bundle): Promise<RegistrationResult> {
+  const slug = optionalText(bundle.inputData.slug) ?? '';
+  const response = await z.request<Omit<RegistrationResult, 'already_registered'>>({
+    url: apiUrl(bundle, `/webinars/${encodeURIComponent(slug)}/registrations`),
+    method: 'POST',
+    body: { email: optionalText(bundle.inputData.email), name: optionalText(bundle.inputData.name) },
+  });
+  return { ...response.data, already_registered: response.status === 200 };
+}
+
+/** Action: register someone for a webinar and get their personal join link. */
+export default defineCreate({
+  key: 'register_participant',
+  noun: 'Registration',
+  display: {
+    label: 'Register Participant',
+    description: 'Registers someone for a webinar and returns their personal join link.',
+  },
+  operation: {
+    inputFields: [
+      {
+        key: 'slug',
+        label: 'Webinar',
+        type: 'string',
+        required: true,
+        dynamic: 'webinar_list.slug.title',
+        helpText: 'The webinar to register for: pick one, or enter its slug (the name in `/webinars/{slug}/registrations`).',
+      },
+      { key: 'email', label: 'Email', type: 'string', required: true, helpText: 'The participant’s email address. Registering the same address again returns the existing registration.' },
+      { key: 'name', label: 'Name', type: 'string', required: true, helpText: 'The participant’s name, as the host sees it.' },
+    ],
+    perform: registerParticipant,
+    sample: {
+      id: 'reg_01krc4m8p1r3t5v7x9z2b4d6f7',
+      webinar: { slug: 'spring-launch', title: 'Spring launch webinar', meeting_id: 'mtg_01kr8n2v5x8a1d4g7j0m3q6t9w' },
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      join_url: 'https://meet.example.com/m/xqv-hmtc-zrd?registration=reg_01krc4m8p1r3t5v7x9z2b4d6f7',
+      created_at: '2026-05-10T14:02:11.000Z',
+      already_registered: false,
+    },
+    outputFields: registrationFields,
+  },
+});

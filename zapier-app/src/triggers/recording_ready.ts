@@ -1,0 +1,39 @@
+import { eventTrigger } from '../event-trigger';
+import { eventFields, eventMeetingFields, recordingFields } from '../output-fields';
+
+/** Fires when a meeting's recording has been processed and can be downloaded. */
+export default eventTrigger({
+  key: 'recording_ready',
+  type: 'recording.ready',
+  noun: 'Recording',
+  label: 'Recording Ready',
+  description: 'Triggers when a meeting recording has been processed and can be downloaded.',
+  sample: {
+    id: 'evt_01krdv2k7n3p5r8s1t4v6w9x2y',
+    type: 'recording.ready',
+    created_at: '2026-05-12T10:17:41.000Z',
+    data: {
+      meeting: {
+        id: 'mtg_01krd9x2q8h4c7v5n1m3b6z0ta',
+        code: 'kpw-rtbn-fqe',
+        title: 'Design review',
+        status: 'ended',
+        started_at: '2026-05-12T09:30:00.000Z',
+        ended_at: '2026-05-12T10:15:00.000Z',
+      },
+      recording: {
+        id: 'rec_01krdrb9c2f5h8k1m4p7r0t3v6',
+        meeting_id: 'mtg_01krd9x2q8h4c7v5n1m3b6z0ta',
+        kind: 'video',
+        status: 'ready',
+        duration_seconds: 2684,
+        size_bytes: 187342848,
+        content_type: 'video/webm',
+        download_url: 'https://meet.example.com/api/v1/public/recordings/rec_01krdrb9c2f5h8k1m4p7r0t3v6/download',
+        created_at: '2026-05-12T09:30:04.000Z',
+        ready_at: '2026-05-12T10:17:41.000Z',
+      },
+    },
+  },
+  outputFields: [...eventFields, ...eventMeetingFields, ...recordingFields],
+});
