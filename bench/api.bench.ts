@@ -1,20 +1,36 @@
 /**
  * Throughput and latency of the public API's authenticated GET and POST of a meeting, each compared
- * with a bare Express 5 handler measured in the same run on the same machine. See bench/README.md.
+ * with a bare Express 5 handler measured in the same run on the same machine: at saturation (50
+ * connections in a closed loop) and, for the GET and the bare handler, at fixed rates below
+ * saturation over the same 50 connections. See bench/README.md.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
+import {
+  ROOT,
+  cleanUpOnExit,
+  fixedRate,
+  freePort,
+  machine,
+  makeTempDir,
+  markdownTable,
+  otherCpuText,
+  percent,
+  progress,
+  removeTempDir,
+  runMain,
+  spawnNode,
+  spawnRole,
+  verdict,
+  watchOtherCpu,
+  withServer,
+  type FixedRateResult,
+  type RequestSpec,
+} from './support';
 
-const ROOT = path.resolve(__dirname, '..');
 const SERVICE_MAIN = path.join(ROOT, 'service', 'dist', 'main.js');
 const SERVICE_CLI = path.join(ROOT, 'service', 'bin', 'svc.js');
 /** argv[2] that makes this file run the bare baseline server instead of the benchmark. */
@@ -23,8 +39,8 @@ const BARE_SERVER_ROLE = '--bare-server';
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
 const DEFAULT_DURATION_SECONDS = 10;
-const READY_TIMEOUT_MS = 15_000;
-const STOP_TIMEOUT_MS = 5_000;
+/** Total requests per second of the fixed-rate runs: below what both servers sustain here. */
+const DEFAULT_FIXED_RATES = [1000, 2000];
 const CLI_TIMEOUT_MS = 30_000;
 /** The benchmark key's own limits ("higher limits by agreement"), far above what one run sends. */
 const KEY_LIMIT_PER_SECOND = 1_000_000;
@@ -52,15 +68,11 @@ const BARE_BODY = {
 };
 
 /** One kind of request to load a server with. */
-interface Scenario {
+interface Scenario extends RequestSpec {
   name: string;
-  url: string;
-  method: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
 }
 
-/** What one scenario measured; errors and non-2xx answers count warm-up and measured run. */
+/** What one scenario measured at saturation; errors and non-2xx answers count warm-up and measured run. */
 interface Measurement {
   name: string;
   requestsPerSecond: number;
@@ -68,11 +80,30 @@ interface Measurement {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** Share of the machine's CPU that other processes used meanwhile (null where unknown). */
+  otherCpu: number | null;
+}
+
+/** What one scenario measured at the fixed rate. */
+interface FixedRateMeasurement extends FixedRateResult {
+  name: string;
+  otherCpu: number | null;
+}
+
+/** The measurements of a scenario that has fixed-rate runs. */
+interface Measured {
+  saturation: Measurement;
+  /** One per rate, in the order of Settings.rates. */
+  fixed: FixedRateMeasurement[];
+}
+
+/** The run's settings. */
+interface Settings {
+  seconds: number;
+  rates: number[];
 }
 
 const execFileAsync = promisify(execFile);
-const children = new Set<ChildProcess>();
-const tempDirs = new Set<string>();
 
 /** The baseline: a bare Express 5 app answering GET / with a constant JSON body, on PORT. */
 function runBareServer(): void {
@@ -83,86 +114,20 @@ function runBareServer(): void {
   app.listen(Number(process.env.PORT), '127.0.0.1');
 }
 
-/** Seconds of each measured run: BENCH_DURATION, or 10. */
-function measuredSeconds(): number {
-  const raw = process.env.BENCH_DURATION;
-  if (raw === undefined || raw === '') return DEFAULT_DURATION_SECONDS;
-  const seconds = Number(raw);
-  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`BENCH_DURATION must be a positive integer (seconds), got "${raw}"`);
-  return seconds;
+/** Comma-separated positive integers from the environment variable `name`, or `fallback`. */
+function positiveIntegers(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map(Number);
+  if (!values.every((v) => Number.isInteger(v) && v >= 1)) throw new Error(`${name} must be positive integers, comma-separated, got "${raw}"`);
+  return values;
 }
 
-/** A loopback port that is free right now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (typeof address !== 'object' || address === null) throw new Error('could not find a free port');
-  return address.port;
-}
-
-/** Starts `node args` with `env`; its stderr goes to ours, and it is killed if this process exits. */
-function spawnNode(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Kills every child still running and removes temp directories when this process exits, also on Ctrl+C or SIGTERM. */
-function cleanUpOnExit(): void {
-  process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
-}
-
-/** True when the child has exited. */
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-/** Polls `url` until it answers 2xx; fails if the child exits or READY_TIMEOUT_MS passes. */
-async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (hasExited(child)) throw new Error(`server for ${url} exited (code ${child.exitCode}, signal ${child.signalCode})`);
-    const ok = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
-      async (res) => {
-        await res.arrayBuffer();
-        return res.ok;
-      },
-      () => false,
-    );
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`server for ${url} was not ready within ${READY_TIMEOUT_MS} ms`);
-}
-
-/** Stops a child with SIGTERM, then SIGKILL if it has not exited within STOP_TIMEOUT_MS. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (hasExited(child)) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const stopped = await Promise.race([exited.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
-  if (!stopped) {
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
-/** Runs `use` once `child` answers at `readyUrl`, and stops the child afterwards, also on error. */
-async function withServer<T>(child: ChildProcess, readyUrl: string, use: () => Promise<T>): Promise<T> {
-  try {
-    await waitUntilReady(child, readyUrl);
-    return await use();
-  } finally {
-    await stopChild(child);
-  }
+/** Seconds of each measured run (BENCH_DURATION, or 10) and the fixed total rates (BENCH_RATE, or 1000,2000 req/s). */
+function settings(): Settings {
+  const seconds = positiveIntegers('BENCH_DURATION', [DEFAULT_DURATION_SECONDS]);
+  if (seconds.length !== 1) throw new Error(`BENCH_DURATION must be one positive integer (seconds), got "${process.env.BENCH_DURATION}"`);
+  return { seconds: seconds[0]!, rates: positiveIntegers('BENCH_RATE', DEFAULT_FIXED_RATES) };
 }
 
 /** Creates the benchmark's all-scopes key with raised limits through the `svc` CLI, as an operator would. */
@@ -194,17 +159,14 @@ function load(scenario: Scenario, seconds: number): Promise<autocannon.Result> {
   return autocannon({ url, method, headers, body, connections: CONNECTIONS, duration: seconds });
 }
 
-/** Writes a progress line to stderr, keeping stdout for the results. */
-function progress(line: string): void {
-  process.stderr.write(`${line}\n`);
-}
-
-/** Warms the server up with `scenario`, then measures it for `seconds`. */
+/** Warms the server up with `scenario`, then measures it at saturation for `seconds`. */
 async function measure(scenario: Scenario, seconds: number): Promise<Measurement> {
-  progress(`${scenario.name}: ${WARMUP_SECONDS} s warm-up, ${seconds} s measured`);
+  progress(`${scenario.name}: saturation, ${WARMUP_SECONDS} s warm-up, ${seconds} s measured`);
+  const otherCpu = watchOtherCpu();
   const warmup = await load(scenario, WARMUP_SECONDS);
   const result = await load(scenario, seconds);
   return {
+    otherCpu: otherCpu(),
     name: scenario.name,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -214,12 +176,28 @@ async function measure(scenario: Scenario, seconds: number): Promise<Measurement
   };
 }
 
+/** Measures `scenario` at a fixed total rate over CONNECTIONS connections, after a warm-up at the same rate. */
+async function measureFixedRate(scenario: Scenario, seconds: number, rate: number): Promise<FixedRateMeasurement> {
+  progress(`${scenario.name}: ${rate} req/s, ${WARMUP_SECONDS} s warm-up, ${seconds} s measured`);
+  const otherCpu = watchOtherCpu();
+  const result = await fixedRate(scenario, { connections: CONNECTIONS, rate, warmupSeconds: WARMUP_SECONDS, seconds });
+  return { name: scenario.name, ...result, otherCpu: otherCpu() };
+}
+
+/** The measurements of `scenario`: saturation first, then each fixed rate. */
+async function measureBoth(scenario: Scenario, run: Settings): Promise<Measured> {
+  const saturation = await measure(scenario, run.seconds);
+  const fixed: FixedRateMeasurement[] = [];
+  for (const rate of run.rates) fixed.push(await measureFixedRate(scenario, run.seconds, rate));
+  return { saturation, fixed };
+}
+
 /** Measures the bare Express handler, run in a child process of its own. */
-async function measureBare(seconds: number): Promise<Measurement> {
+async function measureBare(run: Settings): Promise<Measured> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawnNode([...process.execArgv, __filename, BARE_SERVER_ROLE], { ...process.env, PORT: String(port) });
-  return withServer(child, url, () => measure({ name: 'bare Express 5 handler (GET)', url, method: 'GET' }, seconds));
+  const child = spawnRole(__filename, BARE_SERVER_ROLE, { ...process.env, PORT: String(port) });
+  return withServer(child, url, () => measureBoth({ name: 'bare Express 5 handler (GET)', url, method: 'GET' }, run));
 }
 
 /** Environment of the service under test: loopback only, fresh data directory, warnings only. */
@@ -234,10 +212,9 @@ function serviceEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** Measures authenticated GET and POST of meetings on the built service, started on a fresh data directory. */
-async function measureService(seconds: number): Promise<Measurement[]> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-'));
-  tempDirs.add(dataDir);
+/** Measures authenticated GET (both ways) and POST (saturation) of meetings on the built service, started on a fresh data directory. */
+async function measureService(run: Settings): Promise<{ get: Measured; post: Measurement }> {
+  const dataDir = await makeTempDir('svc-bench-');
   try {
     const key = await createKey(dataDir);
     const port = await freePort();
@@ -249,60 +226,82 @@ async function measureService(seconds: number): Promise<Measurement[]> {
     return await withServer(child, `${baseUrl}/healthz`, async () => {
       const id = await createMeeting(meetingsUrl, json);
       const body = JSON.stringify({ title: 'Benchmark meeting' });
-      return [
-        await measure({ name: 'GET /meetings/{id} (authenticated)', url: `${meetingsUrl}/${id}`, method: 'GET', headers: auth }, seconds),
-        await measure({ name: 'POST /meetings (authenticated)', url: meetingsUrl, method: 'POST', headers: json, body }, seconds),
-      ];
+      const get = await measureBoth({ name: 'GET /meetings/{id} (authenticated)', url: `${meetingsUrl}/${id}`, method: 'GET', headers: auth }, run);
+      const post = await measure({ name: 'POST /meetings (authenticated)', url: meetingsUrl, method: 'POST', headers: json, body }, run.seconds);
+      return { get, post };
     });
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
-    tempDirs.delete(dataDir);
+    await removeTempDir(dataDir);
   }
 }
 
-/** `value` as a whole percentage. */
-function percent(value: number): string {
-  return `${Math.round(value * 100)} %`;
+/** The saturation results as a markdown table, with each throughput relative to the bare handler's. */
+function formatSaturation(measurements: Measurement[], bare: Measurement): string {
+  return markdownTable(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'errors / non-2xx', 'other CPU'],
+    measurements.map((m) => [
+      m.name,
+      Math.round(m.requestsPerSecond),
+      m.p50Ms,
+      m.p99Ms,
+      percent(m.requestsPerSecond / bare.requestsPerSecond),
+      `${m.errors} / ${m.non2xx}`,
+      otherCpuText(m.otherCpu),
+    ]),
+    [1, 2, 3, 4, 5, 6],
+  );
 }
 
-/** The results as a markdown table, with each throughput relative to the bare handler's. */
-function formatTable(measurements: Measurement[], bare: Measurement): string {
-  const rows = measurements.map(
-    (m) =>
-      `| ${m.name} | ${Math.round(m.requestsPerSecond)} | ${m.p50Ms} | ${m.p99Ms} | ` +
-      `${percent(m.requestsPerSecond / bare.requestsPerSecond)} | ${m.errors} / ${m.non2xx} |`,
+/** The fixed-rate results as a markdown table; latencies to 0.1 ms. */
+function formatFixedRate(measurements: FixedRateMeasurement[]): string {
+  const ms = (value: number) => value.toFixed(1);
+  return markdownTable(
+    ['scenario', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'client lag p99 ms', 'errors / non-2xx', 'other CPU'],
+    measurements.map((m) => [
+      m.name,
+      m.rate,
+      Math.round(m.achievedRate),
+      ms(m.latency.p50),
+      ms(m.latency.p99),
+      ms(m.latency.max),
+      ms(m.lagP99Ms),
+      `${m.errors} / ${m.non2xx}`,
+      otherCpuText(m.otherCpu),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7, 8],
   );
-  return [
-    '| scenario | req/s | p50 ms | p99 ms | vs bare | errors / non-2xx |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows,
-  ].join('\n');
 }
 
 /** One line per target of the authenticated GET, saying whether it is met. */
-function formatTargets(get: Measurement, bare: Measurement): string {
-  const ratio = get.requestsPerSecond / bare.requestsPerSecond;
-  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+function formatTargets(get: Measured, bare: Measured): string {
+  const ratio = get.saturation.requestsPerSecond / bare.saturation.requestsPerSecond;
   return [
-    `- GET req/s >= ${percent(TARGET_GET_RATIO)} of bare: ${verdict(ratio >= TARGET_GET_RATIO)} (${percent(ratio)})`,
-    `- GET p99 < ${TARGET_GET_P99_MS} ms: ${verdict(get.p99Ms < TARGET_GET_P99_MS)} (${get.p99Ms} ms)`,
+    `- GET req/s >= ${percent(TARGET_GET_RATIO)} of bare (saturation): ${verdict(ratio >= TARGET_GET_RATIO)} (${(ratio * 100).toFixed(1)} %)`,
+    ...get.fixed.map(
+      (f) =>
+        `- GET p99 < ${TARGET_GET_P99_MS} ms at ${f.rate} req/s over ${CONNECTIONS} connections: ` +
+        `${verdict(f.latency.p99 < TARGET_GET_P99_MS)} (${f.latency.p99.toFixed(1)} ms)`,
+    ),
+    `- GET p99 < ${TARGET_GET_P99_MS} ms at saturation (${CONNECTIONS} connections, closed loop): ` +
+      `${verdict(get.saturation.p99Ms < TARGET_GET_P99_MS)} (${get.saturation.p99Ms} ms)`,
   ].join('\n');
 }
 
 /** Runs the baseline and the service scenarios one after the other and prints the report; exits 1 on any error or non-2xx. */
 async function main(): Promise<void> {
   cleanUpOnExit();
-  const seconds = measuredSeconds();
-  const bare = await measureBare(seconds);
-  const service = await measureService(seconds);
-  const [get] = service;
-  const all = [bare, ...service];
+  const run = settings();
+  const bare = await measureBare(run);
+  const { get, post } = await measureService(run);
+  const saturation = [bare.saturation, get.saturation, post];
+  const fixed = run.rates.flatMap((_rate, i) => [bare.fixed[i]!, get.fixed[i]!]);
   process.stdout.write(
-    `\n${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s measured per scenario; ` +
-      `Node ${process.version}, ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown'})\n\n` +
-      `${formatTable(all, bare)}\n\nTargets (authenticated GET):\n${formatTargets(get!, bare)}\n`,
+    `\n${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${run.seconds} s measured per run; ${machine()}\n\n` +
+      `Saturation (closed loop, autocannon):\n\n${formatSaturation(saturation, bare.saturation)}\n\n` +
+      `Fixed rate (open loop, the rate in total, evenly spaced over the connections):\n\n${formatFixedRate(fixed)}\n\n` +
+      `Targets (authenticated GET):\n${formatTargets(get, bare)}\n`,
   );
-  const failed = all.filter((m) => m.errors + m.non2xx > 0);
+  const failed = [...saturation, ...fixed].filter((m) => m.errors + m.non2xx > 0);
   if (failed.length > 0) {
     process.stderr.write(`\nFAILED: errors or non-2xx answers in: ${failed.map((m) => m.name).join(', ')}\n`);
     process.exitCode = 1;
@@ -312,8 +311,5 @@ async function main(): Promise<void> {
 if (process.argv[2] === BARE_SERVER_ROLE) {
   runBareServer();
 } else {
-  main().catch((err: unknown) => {
-    process.stderr.write(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  });
+  runMain(main);
 }
