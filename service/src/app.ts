@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
 
   const api = Router();
   api.use(docsRouter());
-  api.use(authenticate(services.keys, services.identity));
+  api.use(authenticate(services.identity));
   api.use(rateLimit(new RateLimiter(config.rateLimit, services.clock), services.clock));
   api.use(requireKey);
   api.use(jsonBody);

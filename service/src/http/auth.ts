@@ -1,15 +1,13 @@
 import type { RequestHandler } from 'express';
 import type { IdentityService } from '../identity/identity.service';
-import type { KeysService } from '../keys/keys.service';
 import type { Scope } from '../keys/scopes';
 import { ApiError } from './errors';
 
 /** Resolves `Authorization: Bearer <key>` to a principal when the key is valid; never fails by itself, so the rate limiter can see the outcome. */
-export function authenticate(keys: KeysService, identity: IdentityService): RequestHandler {
+export function authenticate(identity: IdentityService): RequestHandler {
   return function authenticateMiddleware(req, _res, next) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '');
-    const key = match ? keys.verify(match[1]!) : undefined;
-    if (key) req.principal = identity.principalOf(key);
+    if (match) req.principal = identity.authenticate(match[1]!);
     next();
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { parseKeyRow, type ApiKeyRow, type StoredKeyRow } from '../keys/keys.repo';
 
 /** A person who owns keys and belongs to organizations. */
 export interface UserRow {
@@ -18,6 +19,7 @@ export interface OrganizationRow {
 /** SQL access to users, organizations and memberships. */
 export class IdentityRepo {
   private readonly userWithOrgs;
+  private readonly keyHolder;
   private readonly firstUser;
   private readonly orgById;
   private readonly allOrgs;
@@ -32,6 +34,13 @@ export class IdentityRepo {
          FROM (SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
                WHERE m.user_id = u.id ORDER BY m.created_at, o.id) o) AS organizations
       FROM users u WHERE u.id = ?`);
+    // Authentication is one query per request: the key, its user and the user's organizations.
+    this.keyHolder = db.prepare<[string], StoredKeyRow & { user: string; organizations: string }>(`SELECT k.*,
+      json_object('id', u.id, 'name', u.name, 'email', u.email, 'created_at', u.created_at) AS user,
+      (SELECT json_group_array(json_object('id', o.id, 'name', o.name, 'created_at', o.created_at))
+         FROM (SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
+               WHERE m.user_id = u.id ORDER BY m.created_at, o.id) o) AS organizations
+      FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.lookup = ?`);
     this.firstUser = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id LIMIT 1');
     this.orgById = db.prepare<[string], OrganizationRow>('SELECT * FROM organizations WHERE id = ?');
     this.allOrgs = db.prepare<[], OrganizationRow>('SELECT * FROM organizations ORDER BY id');
@@ -48,6 +57,14 @@ export class IdentityRepo {
     if (!row) return undefined;
     const { organizations, ...user } = row;
     return { user, organizations: JSON.parse(organizations) as OrganizationRow[] };
+  }
+
+  /** The key with this lookup part, with its user and the user's organizations (oldest membership first). */
+  findKeyHolder(lookup: string): { key: ApiKeyRow; user: UserRow; organizations: OrganizationRow[] } | undefined {
+    const row = this.keyHolder.get(lookup);
+    if (!row) return undefined;
+    const { user, organizations, ...key } = row;
+    return { key: parseKeyRow(key), user: JSON.parse(user) as UserRow, organizations: JSON.parse(organizations) as OrganizationRow[] };
   }
 
   /** The first user ever created: the owner the bootstrap made. */

@@ -2,6 +2,7 @@ import { ApiError } from '../http/errors';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { ApiKeyRow } from '../keys/keys.repo';
+import { isLiveKey, lookupOf } from '../keys/keys.service';
 import type { IdentityRepo, OrganizationRow, UserRow } from './identity.repo';
 
 /** Who is calling: the key's owner and the organizations the key may act in. */
@@ -44,13 +45,19 @@ export class IdentityService {
     return this.repo.listOrganizations();
   }
 
+  /** The principal of a presented API key, or undefined for a malformed, unknown, expired or revoked one. */
+  authenticate(presented: string): Principal | undefined {
+    const lookup = lookupOf(presented);
+    const holder = lookup === undefined ? undefined : this.repo.findKeyHolder(lookup);
+    if (!holder || !isLiveKey(holder.key, presented, this.clock.now())) return undefined;
+    return principal(holder.key, holder.user, holder.organizations);
+  }
+
   /** The principal of a verified key: a restricted key reaches only its organization. */
   principalOf(key: ApiKeyRow): Principal {
     const found = this.repo.findUserWithOrganizations(key.user_id);
     if (!found) throw new ApiError('unauthorized', 401, 'Missing or invalid API key');
-    const { user, organizations: memberOf } = found;
-    const organizations = key.organization_id === null ? memberOf : memberOf.filter((o) => o.id === key.organization_id);
-    return { key, user, organizations, organizationIds: organizations.map((o) => o.id) };
+    return principal(key, found.user, found.organizations);
   }
 
   /** The organization new records go to: the requested one if the key reaches it, else the key's first. */
@@ -64,4 +71,9 @@ export class IdentityService {
     if (!first) throw ApiError.conflict('This key can act in no organization');
     return first;
   }
+}
+
+function principal(key: ApiKeyRow, user: UserRow, memberOf: OrganizationRow[]): Principal {
+  const organizations = key.organization_id === null ? memberOf : memberOf.filter((o) => o.id === key.organization_id);
+  return { key, user, organizations, organizationIds: organizations.map((o) => o.id) };
 }

@@ -17,7 +17,8 @@ export interface ApiKeyRow {
   created_at: string;
 }
 
-type StoredRow = Omit<ApiKeyRow, 'scopes'> & { scopes: string };
+/** An api_keys row as SQLite returns it (scopes as JSON text). */
+export type StoredKeyRow = Omit<ApiKeyRow, 'scopes'> & { scopes: string };
 
 /** SQL access to the api_keys table. */
 export class KeysRepo {
@@ -28,9 +29,9 @@ export class KeysRepo {
   private readonly revokeStmt;
 
   constructor(private readonly db: Db) {
-    this.byLookup = db.prepare<[string], StoredRow>('SELECT * FROM api_keys WHERE lookup = ?');
-    this.byId = db.prepare<[string], StoredRow>('SELECT * FROM api_keys WHERE id = ?');
-    this.all = db.prepare<[], StoredRow>('SELECT * FROM api_keys ORDER BY id');
+    this.byLookup = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE lookup = ?');
+    this.byId = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+    this.all = db.prepare<[], StoredKeyRow>('SELECT * FROM api_keys ORDER BY id');
     this.insertStmt = db.prepare(`INSERT INTO api_keys
       (id, user_id, organization_id, name, lookup, secret_hash, scopes, rate_limit_per_second,
        rate_limit_per_minute, expires_at, revoked_at, created_at)
@@ -61,6 +62,11 @@ export class KeysRepo {
   }
 }
 
-function parse(row: StoredRow | undefined): ApiKeyRow | undefined {
-  return row && { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+function parse(row: StoredKeyRow | undefined): ApiKeyRow | undefined {
+  return row && parseKeyRow(row);
+}
+
+/** The key row of a stored row. */
+export function parseKeyRow(row: StoredKeyRow): ApiKeyRow {
+  return { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
 }

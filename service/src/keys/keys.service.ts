@@ -54,12 +54,9 @@ export class KeysService {
 
   /** The live key row for a presented key, or undefined for a malformed, unknown, expired or revoked one. */
   verify(presented: string): ApiKeyRow | undefined {
-    if (!KEY_SHAPE.test(presented)) return undefined;
-    const row = this.repo.findByLookup(presented.slice(PREFIX.length, PREFIX.length + LOOKUP_LENGTH));
-    if (!row || !timingSafeEqual(row.secret_hash, hashKey(presented))) return undefined;
-    if (row.revoked_at !== null) return undefined;
-    if (row.expires_at !== null && Date.parse(row.expires_at) <= this.clock.now()) return undefined;
-    return row;
+    const lookup = lookupOf(presented);
+    const row = lookup === undefined ? undefined : this.repo.findByLookup(lookup);
+    return row && isLiveKey(row, presented, this.clock.now()) ? row : undefined;
   }
 
   list(): ApiKeyRow[] {
@@ -73,6 +70,17 @@ export class KeysService {
     if (!this.repo.revoke(id, isoAt(this.clock.now()))) throw ApiError.conflict(`API key ${id} is already revoked`);
     return this.repo.findById(id)!;
   }
+}
+
+/** The non-secret part of a well-formed key that finds its row, or undefined for a malformed key. */
+export function lookupOf(presented: string): string | undefined {
+  return KEY_SHAPE.test(presented) ? presented.slice(PREFIX.length, PREFIX.length + LOOKUP_LENGTH) : undefined;
+}
+
+/** True when `presented` is the key of `row` (compared in constant time) and the key is neither revoked nor expired at `now`. */
+export function isLiveKey(row: ApiKeyRow, presented: string, now: number): boolean {
+  if (!timingSafeEqual(row.secret_hash, hashKey(presented))) return false;
+  return row.revoked_at === null && (row.expires_at === null || Date.parse(row.expires_at) > now);
 }
 
 /** Keys carry 200+ bits of randomness, so a fast hash is as safe as a slow one here. */

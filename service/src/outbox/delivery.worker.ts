@@ -81,10 +81,14 @@ export class DeliveryWorker {
   private dispatch(): void {
     if (!this.running) return;
     clearTimeout(this.timer);
-    this.claimAndAttempt();
+    const started = this.claimAndAttempt();
+    const heldBack = this.inFlight.size > 0 && (started.length === 0 || this.inFlight.size >= this.deps.settings.concurrency);
     const nextDue = this.deps.deliveries.nextDueAt();
-    const wait = nextDue === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(0, nextDue - this.deps.clock.now()));
-    if (this.inFlight.size < this.deps.settings.concurrency) this.timer = setTimeout(() => this.dispatch(), wait);
+    const untilDue = nextDue === null ? IDLE_POLL_MS : Math.max(0, nextDue - this.deps.clock.now());
+    // Deliveries due now but held back by a full pool or a busy destination go out when an attempt
+    // finishes (it wakes the worker); re-scanning for them at once would only spin.
+    const wait = heldBack && untilDue === 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, untilDue);
+    this.timer = setTimeout(() => this.dispatch(), wait);
   }
 
   private claimAndAttempt(): Promise<void>[] {
