@@ -44,6 +44,7 @@ export interface ClaimedDelivery extends DeliveryRow {
 export class DeliveriesRepo {
   private readonly insertStmt;
   private readonly dueStmt;
+  private readonly withEventStmt;
   private readonly claimStmt;
   private readonly expireLeasesStmt;
   private readonly releaseAllStmt;
@@ -61,9 +62,11 @@ export class DeliveriesRepo {
     this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, status,
       attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
       @destination_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
-    this.dueStmt = db.prepare<[number, number], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
-      FROM deliveries d JOIN events ev ON ev.id = d.event_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`);
+    this.dueStmt = db.prepare<[number, number], DeliveryRow>(
+      "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+    );
+    this.withEventStmt = db.prepare<[string], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
+      FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id IN (SELECT value FROM json_each(?))`);
     this.claimStmt = db.prepare(
       "UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'",
     );
@@ -102,10 +105,19 @@ export class DeliveriesRepo {
     this.insertStmt.run(row);
   }
 
-  /** Due pending deliveries, earliest first (parked ones have no due time); expired leases count as pending. */
-  due(now: number, limit: number): ClaimedDelivery[] {
-    this.expireLeasesStmt.run(now);
+  /** Due pending deliveries, earliest first (parked ones have no due time). */
+  due(now: number, limit: number): DeliveryRow[] {
     return this.dueStmt.all(now, limit);
+  }
+
+  /** Makes deliveries whose lease ran out (their attempt never got recorded) pending again; returns how many. */
+  expireLeases(now: number): number {
+    return this.expireLeasesStmt.run(now).changes;
+  }
+
+  /** The deliveries with these ids, each with its event's type and payload. */
+  withEvents(ids: string[]): ClaimedDelivery[] {
+    return ids.length === 0 ? [] : this.withEventStmt.all(JSON.stringify(ids));
   }
 
   /** Takes a pending delivery for an attempt until `leaseUntil`; false if another claim won. */

@@ -40,6 +40,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private wakePending = false;
+  private leasesCheckedAt = -Infinity;
   private readonly random: () => number;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
@@ -97,16 +98,20 @@ export class DeliveryWorker {
     const now = this.deps.clock.now();
     const leaseUntil = now + this.deps.settings.timeoutMs + LEASE_MARGIN_MS;
     const claimed = this.deps.transaction(() => {
-      const picked: ClaimedDelivery[] = [];
+      if (now - this.leasesCheckedAt >= IDLE_POLL_MS) {
+        this.deps.deliveries.expireLeases(now);
+        this.leasesCheckedAt = now;
+      }
+      const picked: string[] = [];
       for (const delivery of this.deps.deliveries.due(now, capacity * 4)) {
         if (picked.length === capacity) break;
         const busy = this.perDestination.get(delivery.destination_id) ?? 0;
         if (busy >= this.deps.settings.perEndpointConcurrency) continue;
         if (!this.deps.deliveries.claim(delivery.id, leaseUntil)) continue;
         this.perDestination.set(delivery.destination_id, busy + 1);
-        picked.push(delivery);
+        picked.push(delivery.id);
       }
-      return picked;
+      return this.deps.deliveries.withEvents(picked);
     });
     return claimed.map((delivery) => {
       const attempt = this.attempt(delivery).finally(() => {
