@@ -37,15 +37,10 @@ export class ChatTarget implements DeliveryTarget {
     return row && { enabled: row.enabled === 1, disabled_reason: row.disabled_reason, failing_since: row.failing_since, last_error: row.last_error };
   }
 
-  saveHealth(destinationId: string, health: DestinationHealth, outcome: { delivered: boolean; now: number }): void {
-    const row = this.integrations.findAny(destinationId);
-    if (!row) return;
-    this.integrations.update({
-      ...row,
-      ...health,
-      enabled: health.enabled ? 1 : 0,
-      last_delivered_at: outcome.delivered ? isoAt(outcome.now) : row.last_delivered_at,
-      updated_at: row.enabled !== (health.enabled ? 1 : 0) ? isoAt(outcome.now) : row.updated_at,
+  saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; delivered: boolean; now: number }): void {
+    this.integrations.updateHealth(destinationId, { ...health, enabled: health.enabled ? 1 : 0 }, {
+      lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
+      updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
     });
   }
 

@@ -26,6 +26,7 @@ export class IntegrationsRepo {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
+  private readonly healthStmt;
   private readonly byId;
   private readonly byIdAnywhere;
   private readonly listStmt;
@@ -42,6 +43,10 @@ export class IntegrationsRepo {
       disabled_reason = @disabled_reason, failing_since = @failing_since, last_error = @last_error,
       last_delivered_at = @last_delivered_at, updated_at = @updated_at WHERE id = @id`);
     this.deleteStmt = db.prepare('DELETE FROM integrations WHERE id = ?');
+    this.healthStmt = db.prepare(`UPDATE integrations SET enabled = @enabled, disabled_reason = @disabled_reason,
+      failing_since = @failing_since, last_error = @last_error,
+      last_delivered_at = coalesce(@last_delivered_at, last_delivered_at), updated_at = coalesce(@updated_at, updated_at)
+      WHERE id = @id`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], Stored>(`SELECT * FROM integrations WHERE id = ? AND ${inOrgs}`);
     this.byIdAnywhere = db.prepare<[string], Stored>('SELECT * FROM integrations WHERE id = ?');
@@ -59,6 +64,15 @@ export class IntegrationsRepo {
 
   update(row: IntegrationRow): void {
     this.updateStmt.run(serialize(row));
+  }
+
+  /** Stores the delivery health columns; null `lastDeliveredAt` or `updatedAt` keeps the stored value. */
+  updateHealth(
+    id: string,
+    health: Pick<IntegrationRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'last_error'>,
+    times: { lastDeliveredAt: string | null; updatedAt: string | null },
+  ): void {
+    this.healthStmt.run({ ...health, id, last_delivered_at: times.lastDeliveredAt, updated_at: times.updatedAt });
   }
 
   delete(id: string): void {

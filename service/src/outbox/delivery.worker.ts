@@ -189,7 +189,7 @@ export class DeliveryWorker {
     const health = target.health(delivery.destination_id);
     if (!health) return;
     if (ok) {
-      target.saveHealth(delivery.destination_id, { ...health, failing_since: null, last_error: null }, { delivered: true, now });
+      target.saveHealth(delivery.destination_id, { ...health, failing_since: null, last_error: null }, { previous: health, delivered: true, now });
       return;
     }
     const failingSince = health.failing_since ?? now;
@@ -203,7 +203,7 @@ export class DeliveryWorker {
         failing_since: failingSince,
         last_error: result.error ?? `answered ${result.statusCode}`,
       },
-      { delivered: false, now },
+      { previous: health, delivered: false, now },
     );
     if (disable) {
       this.deps.deliveries.park(delivery.destination_id);

@@ -30,11 +30,16 @@ export interface DeliveryTarget {
   attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult>;
   /** The destination's health, or undefined when it no longer exists. */
   health(destinationId: string): DestinationHealth | undefined;
-  /** Stores the destination's health after an attempt; `delivered` tells whether it succeeded. */
-  saveHealth(destinationId: string, health: DestinationHealth, outcome: { delivered: boolean; now: number }): void;
+  /** Stores the destination's health after an attempt (`previous` is what `health` returned); `delivered` tells whether it succeeded. */
+  saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; delivered: boolean; now: number }): void;
 }
 
 /** A result for an attempt that failed before anything was sent. */
 export function failedBeforeSending(error: string, permanent = false): SendResult {
   return { statusCode: null, error, permanentFailure: permanent ? error : null, responseBody: null, retryAfterMs: null, durationMs: 0 };
+}
+
+/** True when two health states differ in anything that is stored. */
+export function healthChanged(a: DestinationHealth, b: DestinationHealth): boolean {
+  return a.enabled !== b.enabled || a.disabled_reason !== b.disabled_reason || a.failing_since !== b.failing_since || a.last_error !== b.last_error;
 }

@@ -28,6 +28,7 @@ export class WebhookEndpointsRepo {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
+  private readonly healthStmt;
   private readonly byId;
   private readonly byIdAnywhere;
   private readonly listStmt;
@@ -45,6 +46,8 @@ export class WebhookEndpointsRepo {
       @previous_secret_encrypted, @previous_secret_expires_at, @failing_since, @last_error, @created_at, @updated_at)`);
     this.updateStmt = db.prepare(`UPDATE webhook_endpoints SET ${columns} WHERE id = @id`);
     this.deleteStmt = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
+    this.healthStmt = db.prepare(`UPDATE webhook_endpoints SET enabled = @enabled, disabled_reason = @disabled_reason,
+      failing_since = @failing_since, last_error = @last_error, updated_at = coalesce(@updated_at, updated_at) WHERE id = @id`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], Stored>(`SELECT * FROM webhook_endpoints WHERE id = ? AND ${inOrgs}`);
     this.byIdAnywhere = db.prepare<[string], Stored>('SELECT * FROM webhook_endpoints WHERE id = ?');
@@ -61,6 +64,11 @@ export class WebhookEndpointsRepo {
 
   update(row: WebhookEndpointRow): void {
     this.updateStmt.run(serialize(row));
+  }
+
+  /** Stores the delivery health columns; `updatedAt` null keeps updated_at. */
+  updateHealth(id: string, health: Pick<WebhookEndpointRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'last_error'>, updatedAt: string | null): void {
+    this.healthStmt.run({ ...health, id, updated_at: updatedAt });
   }
 
   delete(id: string): void {

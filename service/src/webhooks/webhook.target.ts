@@ -1,6 +1,6 @@
 import { signDelivery } from '@svc/connectors';
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
-import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
+import { failedBeforeSending, healthChanged, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
 import type { Sender } from '../outbox/http-sender';
 import { isoAt } from '../shared/clock';
 import type { SecretBox } from '../shared/secret-box';
@@ -44,17 +44,10 @@ export class WebhookTarget implements DeliveryTarget {
     };
   }
 
-  saveHealth(destinationId: string, health: DestinationHealth, outcome: { now: number }): void {
-    const endpoint = this.endpoints.findAny(destinationId);
-    if (!endpoint) return;
-    const changed = endpoint.enabled !== (health.enabled ? 1 : 0) || endpoint.failing_since !== health.failing_since || endpoint.last_error !== health.last_error;
-    if (!changed) return;
-    this.endpoints.update({
-      ...endpoint,
-      ...health,
-      enabled: health.enabled ? 1 : 0,
-      updated_at: endpoint.enabled !== (health.enabled ? 1 : 0) ? isoAt(outcome.now) : endpoint.updated_at,
-    });
+  saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; now: number }): void {
+    if (!healthChanged(outcome.previous, health)) return;
+    const updatedAt = outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null;
+    this.endpoints.updateHealth(destinationId, { ...health, enabled: health.enabled ? 1 : 0 }, updatedAt);
   }
 
   /** The current secret, and the previous one while its 24 h overlap lasts. */
