@@ -7,5 +7,6 @@ module.exports = {
   transform: { '^.+\\.ts$': 'ts-jest' },
   // Tests run the connectors' sources, not their build.
   moduleNameMapper: { '^@svc/connectors$': '<rootDir>/connectors/src/index.ts' },
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };
