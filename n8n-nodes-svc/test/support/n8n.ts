@@ -153,8 +153,10 @@ export async function createN8nHome(bin: string, install: Install): Promise<N8nH
         await waitFor(
           async () => {
             if (child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode}:\n${output}`);
-            // The readiness probe answers before the REST API is mounted; the settings the editor loads first come after it.
-            return (await fetch(`http://127.0.0.1:${port}/rest/settings`).catch(() => undefined))?.status === 200;
+            // The readiness probe answers before the REST API is mounted, and while n8n starts every route
+            // answers 200 with a "starting up" text page; the settings the editor loads first are JSON only once it is up.
+            const res = await fetch(`http://127.0.0.1:${port}/rest/settings`).catch(() => undefined);
+            return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('application/json');
           },
           60_000,
           'n8n REST API',
