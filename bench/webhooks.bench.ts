@@ -175,14 +175,14 @@ async function openInstance(prefix: string, extraOrganizations = 0): Promise<Ins
     const services = createServices(db, config, systemClock, new SecretBox(randomBytes(32)));
     const { owner } = services.identity.ensureOwner();
     for (let i = 0; i < extraOrganizations; i++) services.identity.createOrganization(owner.id, `Organization ${i + 2}`);
-    const { row } = services.keys.create({
+    const { key } = services.keys.create({
       userId: owner.id,
       name: 'benchmark',
       scopes: [...SCOPES],
       rateLimitPerSecond: 1_000_000,
       rateLimitPerMinute: 60_000_000,
     });
-    const principal = services.identity.principalOf(row);
+    const principal = services.identity.authenticate(key)!;
     return {
       db,
       config,

@@ -28,7 +28,7 @@ describe('svc CLI', () => {
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toMatch(/^svc_sk_[0-9a-z]{52}\n$/);
-    const row = services.keys.verify(out.trim())!;
+    const row = services.identity.authenticate(out.trim())!.key;
     expect(row).toMatchObject({
       name: 'zapier',
       scopes: ['meetings:read', 'webinars:write'],
@@ -41,13 +41,13 @@ describe('svc CLI', () => {
 
   it('keys list shows keys without secrets; keys revoke takes effect at once', () => {
     const key = run('keys', 'create', '--name', 'temp', '--scopes', 'all').out.trim();
-    const row = services.keys.verify(key)!;
+    const row = services.identity.authenticate(key)!.key;
     const listed = run('keys', 'list', '--json');
     expect(listed.out).not.toContain(key);
     expect(JSON.parse(listed.out)).toContainEqual(expect.objectContaining({ id: row.id, name: 'temp', key: `svc_sk_${row.lookup}…`, revoked_at: null }));
     expect(run('keys', 'list').out).toContain(`${row.id}  svc_sk_${row.lookup}…  temp`);
     expect(run('keys', 'revoke', row.id).code).toBe(0);
-    expect(services.keys.verify(key)).toBeUndefined();
+    expect(services.identity.authenticate(key)?.key).toBeUndefined();
     expect(run('keys', 'revoke', row.id)).toMatchObject({ code: 1, err: expect.stringContaining('already revoked') });
   });
 

@@ -18,7 +18,6 @@ export interface OrganizationRow {
 
 /** SQL access to users, organizations and memberships. */
 export class IdentityRepo {
-  private readonly userWithOrgs;
   private readonly keyHolder;
   private readonly firstUser;
   private readonly orgById;
@@ -28,12 +27,6 @@ export class IdentityRepo {
   private readonly insertMembershipStmt;
 
   constructor(db: Db) {
-    // One query per authenticated request: the user and, as JSON, the organizations they belong to.
-    this.userWithOrgs = db.prepare<[string], UserRow & { organizations: string }>(`SELECT u.*,
-      (SELECT json_group_array(json_object('id', o.id, 'name', o.name, 'created_at', o.created_at))
-         FROM (SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
-               WHERE m.user_id = u.id ORDER BY m.created_at, o.id) o) AS organizations
-      FROM users u WHERE u.id = ?`);
     // Authentication is one query per request: the key, its user and the user's organizations.
     this.keyHolder = db.prepare<[string], StoredKeyRow & { user: string; organizations: string }>(`SELECT k.*,
       json_object('id', u.id, 'name', u.name, 'email', u.email, 'created_at', u.created_at) AS user,
@@ -49,14 +42,6 @@ export class IdentityRepo {
     this.insertMembershipStmt = db.prepare(
       'INSERT INTO memberships (user_id, organization_id, role, created_at) VALUES (?, ?, ?, ?)',
     );
-  }
-
-  /** A user with the organizations they belong to, oldest membership first. */
-  findUserWithOrganizations(id: string): { user: UserRow; organizations: OrganizationRow[] } | undefined {
-    const row = this.userWithOrgs.get(id);
-    if (!row) return undefined;
-    const { organizations, ...user } = row;
-    return { user, organizations: JSON.parse(organizations) as OrganizationRow[] };
   }
 
   /** The key with this lookup part, with its user and the user's organizations (oldest membership first). */

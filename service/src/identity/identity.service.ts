@@ -53,13 +53,6 @@ export class IdentityService {
     return principal(holder.key, holder.user, holder.organizations);
   }
 
-  /** The principal of a verified key: a restricted key reaches only its organization. */
-  principalOf(key: ApiKeyRow): Principal {
-    const found = this.repo.findUserWithOrganizations(key.user_id);
-    if (!found) throw new ApiError('unauthorized', 401, 'Missing or invalid API key');
-    return principal(key, found.user, found.organizations);
-  }
-
   /** The organization new records go to: the requested one if the key reaches it, else the key's first. */
   targetOrganization(principal: Principal, requested?: string): OrganizationRow {
     if (requested !== undefined) {

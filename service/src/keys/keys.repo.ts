@@ -22,14 +22,12 @@ export type StoredKeyRow = Omit<ApiKeyRow, 'scopes'> & { scopes: string };
 
 /** SQL access to the api_keys table. */
 export class KeysRepo {
-  private readonly byLookup;
   private readonly byId;
   private readonly all;
   private readonly insertStmt;
   private readonly revokeStmt;
 
   constructor(private readonly db: Db) {
-    this.byLookup = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE lookup = ?');
     this.byId = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE id = ?');
     this.all = db.prepare<[], StoredKeyRow>('SELECT * FROM api_keys ORDER BY id');
     this.insertStmt = db.prepare(`INSERT INTO api_keys
@@ -42,10 +40,6 @@ export class KeysRepo {
 
   insert(row: ApiKeyRow): void {
     this.insertStmt.run({ ...row, scopes: JSON.stringify(row.scopes) });
-  }
-
-  findByLookup(lookup: string): ApiKeyRow | undefined {
-    return parse(this.byLookup.get(lookup));
   }
 
   findById(id: string): ApiKeyRow | undefined {

@@ -52,13 +52,6 @@ export class KeysService {
     return { key, row };
   }
 
-  /** The live key row for a presented key, or undefined for a malformed, unknown, expired or revoked one. */
-  verify(presented: string): ApiKeyRow | undefined {
-    const lookup = lookupOf(presented);
-    const row = lookup === undefined ? undefined : this.repo.findByLookup(lookup);
-    return row && isLiveKey(row, presented, this.clock.now()) ? row : undefined;
-  }
-
   list(): ApiKeyRow[] {
     return this.repo.list();
   }

@@ -104,7 +104,7 @@ describe('meetings API', () => {
     const { body: m } = await create({ title: 'Lifecycle' });
     expect((await t.request('PATCH', `/api/v1/public/meetings/${m.id}`, { key, body: { status: 'ended' } })).status).toBe(409);
     t.clock.advance(1000);
-    t.services.meetings.start(t.services.meetings.find(t.services.identity.principalOf(t.services.keys.verify(key)!), m.id));
+    t.services.meetings.start(t.services.meetings.find(t.services.identity.authenticate(key)!, m.id));
     const live = await t.request('GET', `/api/v1/public/meetings/${m.id}`, { key });
     expect(live.body.status).toBe('live');
     expect(live.body.started_at).toBe(new Date(t.clock.now()).toISOString());

@@ -13,8 +13,8 @@ import type { TestServer } from './harness';
 
 /** A principal acting in one organization of the owner. */
 export function principalIn(t: TestServer, orgId: string, scopes: Scope[] = []): Principal {
-  const { row } = t.services.keys.create({ userId: t.owner.id, name: 'fixture', scopes, organizationId: orgId });
-  return t.services.identity.principalOf(row);
+  const { key } = t.services.keys.create({ userId: t.owner.id, name: 'fixture', scopes, organizationId: orgId });
+  return t.services.identity.authenticate(key)!;
 }
 
 /** A meeting created through the meetings service in `orgId` (the owner's first organization by default). */
