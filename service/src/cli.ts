@@ -188,7 +188,7 @@ function parseEvents(raw: string | undefined): EventType[] {
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Parses `90s`, `15m`, `12h` or `30d` into milliseconds. */
-export function parseDuration(raw: string): number {
+function parseDuration(raw: string): number {
   const match = /^(\d+)([smhd])$/.exec(raw);
   if (!match || Number(match[1]) === 0) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d, got "${raw}"`);
   return Number(match[1]) * UNIT_MS[match[2]!]!;

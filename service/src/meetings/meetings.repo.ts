@@ -50,6 +50,8 @@ export class MeetingsRepo {
   private readonly bySlug;
   private readonly listStmt;
   private readonly listByStatusStmt;
+  /** One prepared UPDATE per set of changed columns (a handful exist). */
+  private readonly updateStatements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO meetings (id, organization_id, code, title, kind, slug,
@@ -105,9 +107,14 @@ export class MeetingsRepo {
 
   /** Applies `changes` when the meeting is still in `expectedStatus`; false when it was not. */
   update(id: string, expectedStatus: MeetingStatus, changes: MeetingChanges): boolean {
-    const columns = Object.keys(changes);
-    const sql = `UPDATE meetings SET ${columns.map((c) => `${c} = @${c}`).join(', ')}
-      WHERE id = @id AND status = @expectedStatus`;
-    return this.db.prepare(sql).run({ ...changes, id, expectedStatus }).changes === 1;
+    const columns = Object.keys(changes).sort();
+    const shape = columns.join(',');
+    let stmt = this.updateStatements.get(shape);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE meetings SET ${columns.map((c) => `${c} = @${c}`).join(', ')}
+        WHERE id = @id AND status = @expectedStatus`);
+      this.updateStatements.set(shape, stmt);
+    }
+    return stmt.run({ ...changes, id, expectedStatus }).changes === 1;
   }
 }

@@ -55,20 +55,10 @@ function decode(text: string): bigint {
   return value;
 }
 
-/** True when `value` has the shape of an id with the given prefix. */
-export function isId(prefix: IdPrefix, value: string): boolean {
-  return new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(value);
-}
-
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** A random meeting join code of three lowercase groups, 3-4-3 letters: `abc-defg-hij`. */
 export function newMeetingCode(): string {
   const group = (n: number) => Array.from({ length: n }, () => LETTERS[randomInt(26)]).join('');
   return `${group(3)}-${group(4)}-${group(3)}`;
-}
-
-/** True when `value` has the shape of a meeting join code. */
-export function isMeetingCode(value: string): boolean {
-  return /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/.test(value);
 }
