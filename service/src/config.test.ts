@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      baseUrl: 'http://localhost:8080',
+      dataDir: path.resolve('./data'),
+      databasePath: path.resolve('./data/svc.sqlite'),
+      logLevel: 'info',
+      rateLimit: { perSecond: 20, perMinute: 120 },
+      allowInsecureWebhooks: false,
+      trustProxy: false,
+      masterKey: undefined,
+      webhooks: { concurrency: 64, perEndpointConcurrency: 8, timeoutMs: 15_000 },
+      slackApiUrl: 'https://slack.com/api/',
+    });
+  });
+
+  it('reads every variable, and derives the base URL from PORT', () => {
+    expect(loadConfig({ PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
+    const config = loadConfig({
+      PORT: '0',
+      SVC_BASE_URL: 'https://meet.example.com/',
+      SVC_DATA_DIR: '/var/lib/svc',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_RATE_LIMIT_PER_SECOND: '50',
+      SVC_RATE_LIMIT_PER_MINUTE: '600',
+      SVC_ALLOW_INSECURE_WEBHOOKS: 'true',
+      SVC_TRUST_PROXY: '1',
+      SVC_WEBHOOK_TIMEOUT_MS: '5000',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      baseUrl: 'https://meet.example.com',
+      databasePath: '/var/lib/svc/svc.sqlite',
+      logLevel: 'warn',
+      rateLimit: { perSecond: 50, perMinute: 600 },
+      allowInsecureWebhooks: true,
+      trustProxy: true,
+      webhooks: { concurrency: 64, perEndpointConcurrency: 8, timeoutMs: 5000 },
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ SVC_BASE_URL: 'meet.example.com' }, 'SVC_BASE_URL'],
+    [{ SVC_LOG_LEVEL: 'loud' }, 'SVC_LOG_LEVEL'],
+    [{ SVC_RATE_LIMIT_PER_SECOND: '0' }, 'SVC_RATE_LIMIT_PER_SECOND'],
+    [{ SVC_ALLOW_INSECURE_WEBHOOKS: 'yes' }, 'SVC_ALLOW_INSECURE_WEBHOOKS'],
+    [{ SVC_WEBHOOK_TIMEOUT_MS: '10' }, 'SVC_WEBHOOK_TIMEOUT_MS'],
+  ])('refuses %j with a message naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});
