@@ -1,7 +1,14 @@
 /** Unit and integration tests beside the code, end-to-end suites in test/. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/connectors/src', '<rootDir>/service/src', '<rootDir>/zapier-app', '<rootDir>/n8n-nodes-svc', '<rootDir>/make-blueprints', '<rootDir>/test'],
+  roots: [
+    '<rootDir>/connectors/src',
+    '<rootDir>/service/src',
+    '<rootDir>/zapier-app',
+    '<rootDir>/n8n-nodes-svc',
+    '<rootDir>/make-blueprints',
+    '<rootDir>/test',
+  ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },

@@ -119,7 +119,8 @@ function positiveIntegers(name: string, fallback: number[]): number[] {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const values = raw.split(',').map(Number);
-  if (!values.every((v) => Number.isInteger(v) && v >= 1)) throw new Error(`${name} must be positive integers, comma-separated, got "${raw}"`);
+  if (!values.every((v) => Number.isInteger(v) && v >= 1))
+    throw new Error(`${name} must be positive integers, comma-separated, got "${raw}"`);
   return values;
 }
 
@@ -133,9 +134,17 @@ function settings(): Settings {
 /** Creates the benchmark's all-scopes key with raised limits through the `svc` CLI, as an operator would. */
 async function createKey(dataDir: string): Promise<string> {
   const args = [
-    SERVICE_CLI, 'keys', 'create', '--name', 'benchmark', '--scopes', 'all',
-    '--rate-limit-per-minute', String(KEY_LIMIT_PER_MINUTE),
-    '--rate-limit-per-second', String(KEY_LIMIT_PER_SECOND),
+    SERVICE_CLI,
+    'keys',
+    'create',
+    '--name',
+    'benchmark',
+    '--scopes',
+    'all',
+    '--rate-limit-per-minute',
+    String(KEY_LIMIT_PER_MINUTE),
+    '--rate-limit-per-second',
+    String(KEY_LIMIT_PER_SECOND),
   ];
   const env = { ...process.env, SVC_DATA_DIR: dataDir };
   const { stdout } = await execFileAsync(process.execPath, args, { env, timeout: CLI_TIMEOUT_MS });
@@ -226,8 +235,14 @@ async function measureService(run: Settings): Promise<{ get: Measured; post: Mea
     return await withServer(child, `${baseUrl}/healthz`, async () => {
       const id = await createMeeting(meetingsUrl, json);
       const body = JSON.stringify({ title: 'Benchmark meeting' });
-      const get = await measureBoth({ name: 'GET /meetings/{id} (authenticated)', url: `${meetingsUrl}/${id}`, method: 'GET', headers: auth }, run);
-      const post = await measure({ name: 'POST /meetings (authenticated)', url: meetingsUrl, method: 'POST', headers: json, body }, run.seconds);
+      const get = await measureBoth(
+        { name: 'GET /meetings/{id} (authenticated)', url: `${meetingsUrl}/${id}`, method: 'GET', headers: auth },
+        run,
+      );
+      const post = await measure(
+        { name: 'POST /meetings (authenticated)', url: meetingsUrl, method: 'POST', headers: json, body },
+        run.seconds,
+      );
       return { get, post };
     });
   } finally {

@@ -93,7 +93,10 @@ function machineBusyTicks(): number {
 function processTicks(pid: number | 'self', withChildren: boolean): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // After the command: state is field 3, utime 14, stime 15, cutime 16, cstime 17 (1-based, so index - 3 here).
     return fields[11]! + fields[12]! + (withChildren ? fields[13]! + fields[14]! : 0);
   } catch {
@@ -311,7 +314,11 @@ export interface ClosedLoopResult {
  * Sends `total` requests with `concurrency` in flight at all times over as many keep-alive
  * connections (a closed loop, like autocannon's); request i is `specOf(i)`.
  */
-export async function closedLoop(opts: { total: number; concurrency: number; specOf: (i: number) => RequestSpec }): Promise<ClosedLoopResult> {
+export async function closedLoop(opts: {
+  total: number;
+  concurrency: number;
+  specOf: (i: number) => RequestSpec;
+}): Promise<ClosedLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   let next = 0;
   let errors = 0;
@@ -360,7 +367,10 @@ export async function fixedRate(
       rate: opts.rate,
       achievedRate: measured.answers.length / (measured.elapsedMs / 1000),
       latency: summarize(measured.answers.map((a) => a.ms)),
-      lagP99Ms: percentile(measured.lags.sort((a, b) => a - b), 99),
+      lagP99Ms: percentile(
+        measured.lags.sort((a, b) => a - b),
+        99,
+      ),
       errors: [...warmup.answers, ...measured.answers].filter((a) => a.status === null).length,
       non2xx: [...warmup.answers, ...measured.answers].filter((a) => a.status !== null && (a.status < 200 || a.status >= 300)).length,
     };
@@ -370,7 +380,12 @@ export async function fixedRate(
 }
 
 /** Issues `rate * seconds` requests on schedule over `agents`, then waits for every answer. */
-async function paced(spec: RequestSpec, agents: http.Agent[], rate: number, seconds: number): Promise<{ answers: Answer[]; lags: number[]; elapsedMs: number }> {
+async function paced(
+  spec: RequestSpec,
+  agents: http.Agent[],
+  rate: number,
+  seconds: number,
+): Promise<{ answers: Answer[]; lags: number[]; elapsedMs: number }> {
   const total = Math.round(rate * seconds);
   const intervalMs = 1000 / rate;
   const answers: Promise<Answer>[] = [];

@@ -146,7 +146,8 @@ function deliveriesPerRun(): number {
   const raw = process.env.BENCH_DELIVERIES;
   if (raw === undefined || raw === '') return DEFAULT_DELIVERIES;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 100 || value % 100 !== 0) throw new Error(`BENCH_DELIVERIES must be a positive multiple of 100, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 100 || value % 100 !== 0)
+    throw new Error(`BENCH_DELIVERIES must be a positive multiple of 100, got "${raw}"`);
   return value;
 }
 
@@ -227,7 +228,10 @@ function seedEndpoints(inst: Instance, receiverUrl: string, endpoints: number): 
 
 /** Emits registration.created through the registrations service: one event, one delivery per endpoint. */
 function register(inst: Instance, n: number): void {
-  const { created } = inst.services.registrations.register(inst.principal, SLUG, { email: `attendee-${n}@example.com`, name: `Attendee ${n}` });
+  const { created } = inst.services.registrations.register(inst.principal, SLUG, {
+    email: `attendee-${n}@example.com`,
+    name: `Attendee ${n}`,
+  });
   if (!created) throw new Error(`registration ${n} was not new`);
 }
 
@@ -263,7 +267,10 @@ async function runWorker(receiverUrl: string, endpoints: number, deliveries: num
       register(inst, n);
       await breathe();
     }
-    check(count(db, "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'") === deliveries, `${endpoints} endpoints: ${deliveries} deliveries queued`);
+    check(
+      count(db, "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'") === deliveries,
+      `${endpoints} endpoints: ${deliveries} deliveries queued`,
+    );
     const payload = (db.prepare('SELECT payload FROM events LIMIT 1').get() as { payload: string }).payload;
     const receiverBase = new URL(receiverUrl).origin;
     const before = await receiverStats(receiverBase);
@@ -291,7 +298,10 @@ async function runWorker(receiverUrl: string, endpoints: number, deliveries: num
     const attempts = count(db, 'SELECT count(*) AS n FROM delivery_attempts WHERE status_code = 204');
     check(attempts === deliveries, `${endpoints} endpoints: ${attempts} attempts answered 204, expected ${deliveries}`);
     const after = await receiverStats(receiverBase);
-    check(after.count - before.count === deliveries, `${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`);
+    check(
+      after.count - before.count === deliveries,
+      `${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
+    );
     verifySample(after.sample, secrets, endpoints);
     return { ms, cpuUs: cpu.user + cpu.system, payload };
   } finally {
@@ -312,19 +322,36 @@ function verifySample(sample: Sample | null, secrets: Map<string, string>, endpo
 }
 
 /** (a) The baseline: as many plain unsigned POSTs of the same body, round-robin over the same URLs, from a keep-alive client loop at `concurrency`. */
-async function runBaseline(receiverUrl: string, endpoints: number, deliveries: number, concurrency: number, payload: string): Promise<RunResult> {
+async function runBaseline(
+  receiverUrl: string,
+  endpoints: number,
+  deliveries: number,
+  concurrency: number,
+  payload: string,
+): Promise<RunResult> {
   const receiverBase = new URL(receiverUrl).origin;
   const before = await receiverStats(receiverBase);
   const cpuBefore = process.cpuUsage();
   const result = await closedLoop({
     total: deliveries,
     concurrency,
-    specOf: (i) => ({ url: `${receiverUrl}/hook/${i % endpoints}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }),
+    specOf: (i) => ({
+      url: `${receiverUrl}/hook/${i % endpoints}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    }),
   });
   const cpu = process.cpuUsage(cpuBefore);
   const after = await receiverStats(receiverBase);
-  check(result.errors + result.non2xx === 0, `baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  check(after.count - before.count === deliveries, `baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`);
+  check(
+    result.errors + result.non2xx === 0,
+    `baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`,
+  );
+  check(
+    after.count - before.count === deliveries,
+    `baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
+  );
   return { ms: result.elapsedMs, cpuUs: cpu.user + cpu.system };
 }
 
@@ -369,7 +396,8 @@ async function measureLatency(): Promise<{ latency: Summary; otherCpu: number | 
     req.on('end', () => {
       const at = performance.now();
       try {
-        const email = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { registration: { email: string } } }).data.registration.email;
+        const email = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { registration: { email: string } } }).data
+          .registration.email;
         if (arrivals.has(email)) duplicates++;
         else arrivals.set(email, at);
       } catch (err) {
@@ -395,7 +423,11 @@ async function measureLatency(): Promise<{ latency: Summary; otherCpu: number | 
         register(inst, n);
         await sleep(LATENCY_GAP_MS);
       }
-      await pollUntil(() => arrivals.size === LATENCY_EVENTS, { intervalMs: 10, timeoutMs: ARRIVAL_TIMEOUT_MS, what: `the arrival of ${LATENCY_EVENTS} deliveries` });
+      await pollUntil(() => arrivals.size === LATENCY_EVENTS, {
+        intervalMs: 10,
+        timeoutMs: ARRIVAL_TIMEOUT_MS,
+        what: `the arrival of ${LATENCY_EVENTS} deliveries`,
+      });
     } finally {
       await withTimeout(worker.stop(), WORKER_STOP_TIMEOUT_MS, 'worker.stop()');
     }
@@ -423,21 +455,46 @@ function prng(seed: number): () => number {
 
 /** The `data` of an event of `type`, shaped and sized like the service's own. */
 function eventData(type: EventType, n: number, at: string, slug: string): Record<string, unknown> {
-  const meeting = { id: `mtg_01jd8x3k2m${String(n % 100_000).padStart(16, '0')}`, code: 'abc-defg-hij', title: 'Weekly planning', status: 'ended', started_at: at, ended_at: at };
+  const meeting = {
+    id: `mtg_01jd8x3k2m${String(n % 100_000).padStart(16, '0')}`,
+    code: 'abc-defg-hij',
+    title: 'Weekly planning',
+    status: 'ended',
+    started_at: at,
+    ended_at: at,
+  };
   switch (type) {
     case 'meeting.started':
       return { meeting: { ...meeting, status: 'live', ended_at: null } };
     case 'meeting.ended':
       return { meeting };
     case 'recording.ready':
-      return { meeting, recording: { id: `rec_${n}`, kind: 'video', status: 'ready', duration_seconds: 1800, size_bytes: 73400320, content_type: 'video/webm', created_at: at, ready_at: at } };
+      return {
+        meeting,
+        recording: {
+          id: `rec_${n}`,
+          kind: 'video',
+          status: 'ready',
+          duration_seconds: 1800,
+          size_bytes: 73400320,
+          content_type: 'video/webm',
+          created_at: at,
+          ready_at: at,
+        },
+      };
     case 'transcript.ready':
       return { meeting, transcript: { language: 'en', segment_count: 214 } };
     case 'summary.ready':
       return { meeting, summary: { tldr: 'Release on Friday; Ada writes the release notes.' } };
     case 'registration.created':
       return {
-        registration: { id: `reg_${n}`, email: `attendee-${n}@example.com`, name: `Attendee ${n}`, join_url: `http://127.0.0.1:8080/m/abc-defg-hij?registration=reg_${n}`, created_at: at },
+        registration: {
+          id: `reg_${n}`,
+          email: `attendee-${n}@example.com`,
+          name: `Attendee ${n}`,
+          join_url: `http://127.0.0.1:8080/m/abc-defg-hij?registration=reg_${n}`,
+          created_at: at,
+        },
         webinar: { slug, title: 'Product webinar', meeting_id: meeting.id },
         meeting: { ...meeting, status: 'scheduled', started_at: null, ended_at: null },
       };
@@ -513,9 +570,19 @@ interface FeedDb {
 async function openFeedDb(size: number): Promise<FeedDb> {
   const inst = await openInstance('svc-bench-feed-', ORGANIZATIONS - 1);
   try {
-    const key = inst.services.keys.create({ userId: inst.ownerId, name: 'feed', scopes: [...SCOPES], rateLimitPerSecond: 1_000_000, rateLimitPerMinute: 60_000_000 }).key;
+    const key = inst.services.keys.create({
+      userId: inst.ownerId,
+      name: 'feed',
+      scopes: [...SCOPES],
+      rateLimitPerSecond: 1_000_000,
+      rateLimitPerMinute: 60_000_000,
+    }).key;
     const fillStarted = performance.now();
-    const since = await fillEvents(inst.db, inst.principal.organizations.map((o) => o.id), size);
+    const since = await fillEvents(
+      inst.db,
+      inst.principal.organizations.map((o) => o.id),
+      size,
+    );
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const server = createApp({ config: inst.config, services: inst.services, logger }).listen(0, '127.0.0.1');
     await withTimeout(new Promise((resolve) => server.once('listening', resolve)), STATS_TIMEOUT_MS, 'the in-process API');
@@ -576,14 +643,22 @@ async function measureFeed(): Promise<FeedResult> {
       dbs.push(await openFeedDb(size));
     }
     const cases = FEED_SHAPES.flatMap((shape) => FEED_MODES.map((mode) => ({ shape, mode })));
-    const queryOf = (db: FeedDb, shape: FeedShape, mode: (typeof FEED_MODES)[number]): FeedQuery =>
-      ({ ...shape.query, limit: FEED_LIMIT, ...(mode === 'since middle' ? { since: db.since } : {}) });
-    const urlOf = (db: FeedDb, mode: (typeof FEED_MODES)[number]) => (mode === 'since middle' ? `${db.triggersUrl}&since=${db.since}` : db.triggersUrl);
+    const queryOf = (db: FeedDb, shape: FeedShape, mode: (typeof FEED_MODES)[number]): FeedQuery => ({
+      ...shape.query,
+      limit: FEED_LIMIT,
+      ...(mode === 'since middle' ? { since: db.since } : {}),
+    });
+    const urlOf = (db: FeedDb, mode: (typeof FEED_MODES)[number]) =>
+      mode === 'since middle' ? `${db.triggersUrl}&since=${db.since}` : db.triggersUrl;
     for (const db of dbs) {
       for (const { shape, mode } of cases) {
         const page = db.inst.services.events.feed(db.inst.principal, queryOf(db, shape, mode));
-        check(page.data.length === FEED_LIMIT, `feed ${shape.name}, ${mode}, ${db.size} events: ${page.data.length} events, expected ${FEED_LIMIT}`);
-        if (mode === 'since middle') check(page.data[0]!.id > db.since, `feed ${shape.name}, ${db.size} events: the page since the middle starts after the cursor`);
+        check(
+          page.data.length === FEED_LIMIT,
+          `feed ${shape.name}, ${mode}, ${db.size} events: ${page.data.length} events, expected ${FEED_LIMIT}`,
+        );
+        if (mode === 'since middle')
+          check(page.data[0]!.id > db.since, `feed ${shape.name}, ${db.size} events: the page since the middle starts after the cursor`);
       }
     }
     progress(`(c) timing feed polls: ${FEED_ROUNDS} rounds over the ${dbs.length} tables`);
@@ -628,7 +703,17 @@ async function measureFeed(): Promise<FeedResult> {
 function formatThroughput(rows: ThroughputRow[]): string {
   const perSecond = (n: number, r: RunResult) => Math.round(n / (r.ms / 1000));
   return markdownTable(
-    ['endpoints', 'events × endpoints', 'max in flight', 'worker deliveries/s', 'worker CPU µs/delivery', 'baseline POSTs/s', 'baseline CPU µs/POST', 'worker vs baseline', 'other CPU'],
+    [
+      'endpoints',
+      'events × endpoints',
+      'max in flight',
+      'worker deliveries/s',
+      'worker CPU µs/delivery',
+      'baseline POSTs/s',
+      'baseline CPU µs/POST',
+      'worker vs baseline',
+      'other CPU',
+    ],
     rows.map((r) => [
       r.endpoints,
       `${r.events} × ${r.endpoints}`,

@@ -20,7 +20,15 @@ describe('the service as a user runs it', () => {
     expect((await call(svc.url, 'GET', '/healthz')).status).toBe(200);
     const me = await call(svc.url, 'GET', '/api/v1/public/me', ownerKey);
     expect(me.status).toBe(200);
-    expect(me.body.key.scopes).toEqual(['meetings:read', 'meetings:write', 'recordings:read', 'transcripts:read', 'webinars:write', 'webhooks:write', 'integrations:write']);
+    expect(me.body.key.scopes).toEqual([
+      'meetings:read',
+      'meetings:write',
+      'recordings:read',
+      'transcripts:read',
+      'webinars:write',
+      'webhooks:write',
+      'integrations:write',
+    ]);
   });
 
   it('accepts a key made by the CLI while it runs, and refuses it as soon as the CLI revokes it', async () => {

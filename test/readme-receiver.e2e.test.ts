@@ -39,9 +39,21 @@ describe('the README’s copy-paste webhook receiver', () => {
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      const body = JSON.stringify({ id: 'evt_01', type: 'meeting.ended', created_at: new Date().toISOString(), data: { meeting: { code: 'abc-defg-hij' } } });
+      const body = JSON.stringify({
+        id: 'evt_01',
+        type: 'meeting.ended',
+        created_at: new Date().toISOString(),
+        data: { meeting: { code: 'abc-defg-hij' } },
+      });
       const post = async (rawBody: string, secrets: string[], timestamp = Math.floor(Date.now() / 1000)) => {
-        const headers = signDelivery({ secrets, eventId: 'evt_01', eventType: 'meeting.ended', deliveryId: 'dlv_01', timestamp, rawBody: body });
+        const headers = signDelivery({
+          secrets,
+          eventId: 'evt_01',
+          eventType: 'meeting.ended',
+          deliveryId: 'dlv_01',
+          timestamp,
+          rawBody: body,
+        });
         return (await fetch(`http://127.0.0.1:${port}/hooks/svc`, { method: 'POST', headers: { ...headers }, body: rawBody })).status;
       };
       for (let i = 0; i < 100; i++) {

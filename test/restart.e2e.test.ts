@@ -9,10 +9,25 @@ describe('restart safety', () => {
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps everything acknowledged when the process is killed with SIGKILL', async () => {
-    const key = svcCli(dataDir, 'keys', 'create', '--name', 'e2e', '--scopes', 'all', '--rate-limit-per-second', '100000', '--rate-limit-per-minute', '1000000').stdout.trim();
+    const key = svcCli(
+      dataDir,
+      'keys',
+      'create',
+      '--name',
+      'e2e',
+      '--scopes',
+      'all',
+      '--rate-limit-per-second',
+      '100000',
+      '--rate-limit-per-minute',
+      '1000000',
+    ).stdout.trim();
     let svc = await startService(dataDir);
     const webinar = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Webinar', kind: 'webinar', slug: 'crash-test' });
-    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, { email: 'a@example.com', name: 'A' });
+    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, {
+      email: 'a@example.com',
+      name: 'A',
+    });
     expect(registration.status).toBe(201);
 
     // Writes in flight when the kill lands: whatever got a 201 must survive.
@@ -38,7 +53,10 @@ describe('restart safety', () => {
         const res = await call(svc.url, 'GET', `/api/v1/public/meetings/${id}`, key);
         expect([id, res.status]).toEqual([id, 200]);
       }
-      const again = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, { email: 'a@example.com', name: 'A' });
+      const again = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, {
+        email: 'a@example.com',
+        name: 'A',
+      });
       expect(again.status).toBe(200);
       expect(again.body.id).toBe(registration.body.id);
     } finally {

@@ -13,10 +13,20 @@ function eventBody(eventId: string): string {
 }
 
 /** POSTs one delivery signed with `secrets`; `sentBody` replaces the signed body on the wire. */
-async function deliver(receiver: VerifyReceiver, opts: { eventId: string; secrets: string[]; timestamp?: number; sentBody?: string; omit?: string[] }) {
+async function deliver(
+  receiver: VerifyReceiver,
+  opts: { eventId: string; secrets: string[]; timestamp?: number; sentBody?: string; omit?: string[] },
+) {
   const rawBody = eventBody(opts.eventId);
   const headers: Record<string, string> = {
-    ...signDelivery({ secrets: opts.secrets, eventId: opts.eventId, eventType: 'meeting.ended', deliveryId: `dlv_${opts.eventId}`, timestamp: opts.timestamp ?? nowSeconds(), rawBody }),
+    ...signDelivery({
+      secrets: opts.secrets,
+      eventId: opts.eventId,
+      eventType: 'meeting.ended',
+      deliveryId: `dlv_${opts.eventId}`,
+      timestamp: opts.timestamp ?? nowSeconds(),
+      rawBody,
+    }),
   };
   for (const name of opts.omit ?? []) delete headers[name];
   const res = await fetch(receiver.url, { method: 'POST', headers, body: opts.sentBody ?? rawBody });
@@ -38,7 +48,15 @@ describe('webhook signatures verified by an independent Python receiver', () => 
       const { status, logged } = await deliver(receiver, { eventId: 'evt_valid', secrets: [secret] });
       expect(status).toBe(204);
       expect(logged).toEqual([
-        { webhook_id: 'evt_valid', delivery_id: 'dlv_evt_valid', event_type: 'meeting.ended', valid_svc: true, valid_standard: true, status: 204, body: eventBody('evt_valid') },
+        {
+          webhook_id: 'evt_valid',
+          delivery_id: 'dlv_evt_valid',
+          event_type: 'meeting.ended',
+          valid_svc: true,
+          valid_standard: true,
+          status: 204,
+          body: eventBody('evt_valid'),
+        },
       ]);
       expect(JSON.parse(logged[0]!.body).data.meeting.title).toBe('Café ✓ review 😀');
     });
@@ -93,7 +111,9 @@ describe('webhook signatures verified by an independent Python receiver', () => 
       const eventId = `evt_${label.replace(/\W+/g, '_')}`;
       const { status, logged } = await deliver(receiver, { eventId, secrets: signingSecrets() });
       expect(status).toBe(expected);
-      expect(logged).toMatchObject([{ webhook_id: eventId, valid_svc: expected === 204, valid_standard: expected === 204, status: expected }]);
+      expect(logged).toMatchObject([
+        { webhook_id: eventId, valid_svc: expected === 204, valid_standard: expected === 204, status: expected },
+      ]);
     });
   });
 

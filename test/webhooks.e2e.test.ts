@@ -20,7 +20,19 @@ describe('webhooks against the real service process', () => {
   let svc: ServiceProcess | undefined;
   beforeEach(() => {
     dataDir = tempDataDir();
-    key = svcCli(dataDir, 'keys', 'create', '--name', 'e2e', '--scopes', 'all', '--rate-limit-per-second', '10000', '--rate-limit-per-minute', '100000').stdout.trim();
+    key = svcCli(
+      dataDir,
+      'keys',
+      'create',
+      '--name',
+      'e2e',
+      '--scopes',
+      'all',
+      '--rate-limit-per-second',
+      '10000',
+      '--rate-limit-per-minute',
+      '100000',
+    ).stdout.trim();
   });
   afterEach(async () => {
     await svc?.stop('SIGKILL');
@@ -34,13 +46,19 @@ describe('webhooks against the real service process', () => {
       svc = await startService(dataDir, ENV);
       const endpoints: string[] = [];
       for (let i = 0; i < 2; i++) {
-        const ep = await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, { url: `${receiver.url}?ep=${i}`, events: ['registration.created'] });
+        const ep = await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, {
+          url: `${receiver.url}?ep=${i}`,
+          events: ['registration.created'],
+        });
         endpoints.push(ep.body.id);
       }
       await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Crash webinar', kind: 'webinar', slug: 'crash' });
       const total = 60;
       for (let i = 0; i < total; i++) {
-        expect((await call(svc.url, 'POST', '/api/v1/public/webinars/crash/registrations', key, { email: `p${i}@example.com`, name: `P${i}` })).status).toBe(201);
+        expect(
+          (await call(svc.url, 'POST', '/api/v1/public/webinars/crash/registrations', key, { email: `p${i}@example.com`, name: `P${i}` }))
+            .status,
+        ).toBe(201);
       }
       await waitFor(() => receiver!.requests.length >= 20, 10_000);
       await svc.stop('SIGKILL');
@@ -50,10 +68,21 @@ describe('webhooks against the real service process', () => {
 
       svc = await startService(dataDir, ENV);
       const deliveries = async () =>
-        (await Promise.all(endpoints.map(async (id) => (await call(svc!.url, 'GET', `/api/v1/public/webhook-endpoints/${id}/deliveries?limit=100`, key)).body.data))).flat();
-      await waitFor(async () => (await deliveries()).filter((d: { status: string }) => d.status === 'succeeded').length === total * 2, 30_000);
+        (
+          await Promise.all(
+            endpoints.map(
+              async (id) => (await call(svc!.url, 'GET', `/api/v1/public/webhook-endpoints/${id}/deliveries?limit=100`, key)).body.data,
+            ),
+          )
+        ).flat();
+      await waitFor(
+        async () => (await deliveries()).filter((d: { status: string }) => d.status === 'succeeded').length === total * 2,
+        30_000,
+      );
 
-      const events = (await call(svc.url, 'GET', '/api/v1/public/triggers/registration.created?limit=100', key)).body.data.map((e: { id: string }) => e.id);
+      const events = (await call(svc.url, 'GET', '/api/v1/public/triggers/registration.created?limit=100', key)).body.data.map(
+        (e: { id: string }) => e.id,
+      );
       expect(events).toHaveLength(total);
       const receipts = new Map<string, number>();
       for (const r of receiver.requests) {
@@ -79,16 +108,27 @@ describe('webhooks against the real service process', () => {
 
   it('deliveries verify in a receiver written in Python, also across a secret rotation', async () => {
     svc = await startService(dataDir, ENV);
-    const created = await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, { url: 'http://127.0.0.1:9/not-yet', events: ['registration.created'] });
+    const created = await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, {
+      url: 'http://127.0.0.1:9/not-yet',
+      events: ['registration.created'],
+    });
     const python = await startVerifyReceiver({ secrets: [created.body.secret], require: 'both', maxSeconds: 60 });
     try {
       await call(svc.url, 'PATCH', `/api/v1/public/webhook-endpoints/${created.body.id}`, key, { url: `${python.url}/hook` });
-      expect((await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Py webinar', kind: 'webinar', slug: 'py-webinar' })).status).toBe(201);
-      expect((await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'a@example.com', name: 'A' })).status).toBe(201);
+      expect(
+        (await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Py webinar', kind: 'webinar', slug: 'py-webinar' })).status,
+      ).toBe(201);
+      expect(
+        (await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'a@example.com', name: 'A' }))
+          .status,
+      ).toBe(201);
       await waitFor(() => python.deliveries().length === 1, 10_000);
       const rotated = await call(svc.url, 'POST', `/api/v1/public/webhook-endpoints/${created.body.id}/rotate-secret`, key);
       expect(rotated.body.secret).not.toBe(created.body.secret);
-      expect((await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'b@example.com', name: 'B' })).status).toBe(201);
+      expect(
+        (await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'b@example.com', name: 'B' }))
+          .status,
+      ).toBe(201);
       await waitFor(() => python.deliveries().length === 2, 10_000);
       expect(python.deliveries().map((d) => [d.event_type, d.valid_svc, d.valid_standard, d.status])).toEqual([
         ['registration.created', true, true, 204],

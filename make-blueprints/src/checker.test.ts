@@ -42,7 +42,9 @@ describe('checkBlueprint on planted errors', () => {
 
   it('catches a reference into a sibling route', () => {
     const problems = planted(SHEET_ROW, (b) => (routeOf(b.flow[2], 1)[0]!.mapper!.body = '{"title": {{5.json}}}'));
-    expect(problems).toEqual([{ path: 'flow[2].routes[1].flow[0].mapper.body', message: '{{5.json}}: module 5 does not run before this point' }]);
+    expect(problems).toEqual([
+      { path: 'flow[2].routes[1].flow[0].mapper.body', message: '{{5.json}}: module 5 does not run before this point' },
+    ]);
   });
 
   it('catches a reference to a module that does not exist', () => {
@@ -59,7 +61,9 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a module version the table does not know', () => {
-    expect(planted(CREATE_MEETING, (b) => (b.flow[4]!.version = 4))).toEqual([{ path: 'flow[4].version', message: 'http:ActionSendData is version 3, not 4' }]);
+    expect(planted(CREATE_MEETING, (b) => (b.flow[4]!.version = 4))).toEqual([
+      { path: 'flow[4].version', message: 'http:ActionSendData is version 3, not 4' },
+    ]);
   });
 
   it('catches a field the webhook does not output', () => {
@@ -70,26 +74,37 @@ describe('checkBlueprint on planted errors', () => {
 
   it("catches a field svc's answer does not have", () => {
     const problems = planted(CREATE_MEETING, (b) => (routeOf(b.flow[5], 0)[0]!.mapper!.body = '{"join_url": "{{5.data.joinurl}}"}'));
-    expect(problems).toEqual([{ path: 'flow[5].routes[0].flow[0].mapper.body', message: '{{5.data.joinurl}}: module 5 outputs no field "data.joinurl"' }]);
+    expect(problems).toEqual([
+      { path: 'flow[5].routes[0].flow[0].mapper.body', message: '{{5.data.joinurl}}: module 5 outputs no field "data.joinurl"' },
+    ]);
   });
 
   it('catches a field an iterated event does not have', () => {
     const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 0)[1]!.mapper!.object = '{{7.data.meeting.titel}}'));
     expect(problems).toEqual([
-      { path: 'flow[1].routes[1].flow[1].routes[0].flow[1].mapper.object', message: '{{7.data.meeting.titel}}: module 7 outputs no field "data.meeting.titel"' },
+      {
+        path: 'flow[1].routes[1].flow[1].routes[0].flow[1].mapper.object',
+        message: '{{7.data.meeting.titel}}: module 7 outputs no field "data.meeting.titel"',
+      },
     ]);
   });
 
   it('catches a step into an array without map() or an iterator', () => {
     const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 1)[0]!.mapper!.data = { cursor: '{{5.data.data.id}}' }));
     expect(problems).toEqual([
-      { path: 'flow[1].routes[1].flow[1].routes[1].flow[0].mapper.data.cursor', message: '{{5.data.data.id}}: module 5 has data.data as an array: use map() or an iterator' },
+      {
+        path: 'flow[1].routes[1].flow[1].routes[1].flow[0].mapper.data.cursor',
+        message: '{{5.data.data.id}}: module 5 has data.data as an array: use map() or an iterator',
+      },
     ]);
   });
 
   it('catches an iterator over something that is not an array', () => {
     const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 0)[0]!.mapper!.array = '{{5.data.next_cursor}}'));
-    expect(problems).toContainEqual({ path: 'flow[1].routes[1].flow[1].routes[0].flow[0].mapper', message: 'the iterated value must be an array, not text' });
+    expect(problems).toContainEqual({
+      path: 'flow[1].routes[1].flow[1].routes[0].flow[0].mapper',
+      message: 'the iterated value must be an array, not text',
+    });
   });
 
   it('catches a duplicate module id', () => {
@@ -99,7 +114,9 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a missing HTTP mapper field', () => {
-    expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.qs)).toEqual([{ path: 'flow[4].mapper.qs', message: 'is missing (must be an array of {name, value})' }]);
+    expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.qs)).toEqual([
+      { path: 'flow[4].mapper.qs', message: 'is missing (must be an array of {name, value})' },
+    ]);
     expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.method)).toContainEqual({
       path: 'flow[4].mapper.method',
       message: 'is missing (must be one of "get", "post", "put", "patch", "delete")',
@@ -154,8 +171,14 @@ describe('checkBlueprint on planted errors', () => {
       variables[2]!.value = '{{sha256(1.value; "hex"}}';
     });
     expect(problems).toEqual([
-      { path: 'flow[1].mapper.variables[0].value', message: expect.stringContaining('sha512() is not one of the Make functions this package knows') },
-      { path: 'flow[1].mapper.variables[1].value', message: expect.stringContaining('now is not one of the Make variables this package knows') },
+      {
+        path: 'flow[1].mapper.variables[0].value',
+        message: expect.stringContaining('sha512() is not one of the Make functions this package knows'),
+      },
+      {
+        path: 'flow[1].mapper.variables[1].value',
+        message: expect.stringContaining('now is not one of the Make variables this package knows'),
+      },
       { path: 'flow[1].mapper.variables[2].value', message: 'expected ")" but found the end of the formula' },
     ]);
   });

@@ -45,26 +45,38 @@ export function checkBlueprint(input: unknown): Problem[] {
 
 function checkTopLevel(blueprint: Record<string, unknown>): Problem[] {
   const problems = checkShape(blueprint, { name: isNonEmptyText, flow: isArray, metadata: isObject }, '');
-  if (Array.isArray(blueprint.flow) && blueprint.flow.length === 0) problems.push({ path: 'flow', message: 'must hold at least one module' });
+  if (Array.isArray(blueprint.flow) && blueprint.flow.length === 0)
+    problems.push({ path: 'flow', message: 'must hold at least one module' });
   if (!isRecord(blueprint.metadata)) return problems;
   const metadata = blueprint.metadata;
-  problems.push(...checkShape(metadata, { instant: isBoolean, version: oneOf(1), scenario: isObject, designer: isObject, zone: isNonEmptyText }, 'metadata'));
+  problems.push(
+    ...checkShape(
+      metadata,
+      { instant: isBoolean, version: oneOf(1), scenario: isObject, designer: isObject, zone: isNonEmptyText },
+      'metadata',
+    ),
+  );
   if (isRecord(metadata.scenario)) problems.push(...checkShape(metadata.scenario, SCENARIO_SETTINGS, 'metadata.scenario'));
   if (isRecord(metadata.designer)) problems.push(...checkShape(metadata.designer, { orphans: isArray }, 'metadata.designer'));
   const first = Array.isArray(blueprint.flow) && isRecord(blueprint.flow[0]) ? blueprint.flow[0] : undefined;
   const startsInstant = Boolean(first && MODULES[String(first.module)]?.instant);
   if (typeof metadata.instant === 'boolean' && metadata.instant !== startsInstant) {
-    problems.push({ path: 'metadata.instant', message: `must be ${startsInstant} for a scenario whose first module is ${String(first?.module)}` });
+    problems.push({
+      path: 'metadata.instant',
+      message: `must be ${startsInstant} for a scenario whose first module is ${String(first?.module)}`,
+    });
   }
   return problems;
 }
 
 function moduleIds(flow: unknown): number[] {
   if (!Array.isArray(flow)) return [];
-  return flow.filter(isRecord).flatMap((module) => [
-    ...(typeof module.id === 'number' ? [module.id] : []),
-    ...(Array.isArray(module.routes) ? module.routes.filter(isRecord).flatMap((route) => moduleIds(route.flow)) : []),
-  ]);
+  return flow
+    .filter(isRecord)
+    .flatMap((module) => [
+      ...(typeof module.id === 'number' ? [module.id] : []),
+      ...(Array.isArray(module.routes) ? module.routes.filter(isRecord).flatMap((route) => moduleIds(route.flow)) : []),
+    ]);
 }
 
 function checkFlow(flow: unknown[], path: string, outer: Visible, walk: Walk): void {
@@ -86,11 +98,15 @@ function checkFlow(flow: unknown[], path: string, outer: Visible, walk: Walk): v
 function checkModule(module: Record<string, unknown>, path: string, first: boolean, walk: Walk): ModuleSpec | undefined {
   const problems = walk.problems;
   problems.push(...checkShape(module, { id: isPositiveInteger, module: isText, version: isNumber, metadata: isObject }, path));
-  if (isRecord(module.metadata)) problems.push(...checkShape(module.metadata.designer, { x: isNumber, y: isNumber }, `${path}.metadata.designer`));
+  if (isRecord(module.metadata))
+    problems.push(...checkShape(module.metadata.designer, { x: isNumber, y: isNumber }, `${path}.metadata.designer`));
   checkUniqueId(module.id, path, walk);
   const spec = MODULES[String(module.module)];
   if (!spec) {
-    problems.push({ path: `${path}.module`, message: `unknown module ${JSON.stringify(module.module)} (known: ${Object.keys(MODULES).join(', ')})` });
+    problems.push({
+      path: `${path}.module`,
+      message: `unknown module ${JSON.stringify(module.module)} (known: ${Object.keys(MODULES).join(', ')})`,
+    });
     return undefined;
   }
   if (typeof module.version === 'number' && module.version !== spec.version) {
@@ -100,7 +116,8 @@ function checkModule(module: Record<string, unknown>, path: string, first: boole
   if (spec.outputsFromInterface && !(isRecord(module.metadata) && isFieldList(module.metadata.interface))) {
     problems.push({ path: `${path}.metadata.interface`, message: "must list the module's output fields in Make's interface format" });
   }
-  if (spec.instant && !first) problems.push({ path: `${path}.module`, message: 'an instant trigger can only be the first module of a scenario' });
+  if (spec.instant && !first)
+    problems.push({ path: `${path}.module`, message: 'an instant trigger can only be the first module of a scenario' });
   return spec;
 }
 
@@ -113,7 +130,9 @@ function checkUniqueId(id: unknown, path: string, walk: Walk): void {
 
 function checkParameters(module: Record<string, unknown>, spec: ModuleSpec, path: string): Problem[] {
   if (spec.parameters) return checkShape(module.parameters, spec.parameters, `${path}.parameters`);
-  return module.parameters === undefined || isRecord(module.parameters) ? [] : [{ path: `${path}.parameters`, message: 'must be an object' }];
+  return module.parameters === undefined || isRecord(module.parameters)
+    ? []
+    : [{ path: `${path}.parameters`, message: 'must be an object' }];
 }
 
 function checkMapper(module: Record<string, unknown>, spec: ModuleSpec, path: string): Problem[] {
@@ -171,25 +190,39 @@ function formulaProblems(expr: Expr, path: string, visible: Visible, walk: Walk)
   });
   const calls = collect(expr, 'call').flatMap((call) => {
     const fn = MAKE_FUNCTIONS[call.name];
-    if (!fn) return [{ path, message: `${call.name}() is not one of the Make functions this package knows (${Object.keys(MAKE_FUNCTIONS).join(', ')})` }];
+    if (!fn)
+      return [
+        { path, message: `${call.name}() is not one of the Make functions this package knows (${Object.keys(MAKE_FUNCTIONS).join(', ')})` },
+      ];
     const arity = call.args.length;
-    return arity < fn.minArgs || arity > fn.maxArgs ? [{ path, message: `${call.name}() takes ${fn.minArgs} to ${fn.maxArgs} arguments, not ${arity}` }] : [];
+    return arity < fn.minArgs || arity > fn.maxArgs
+      ? [{ path, message: `${call.name}() takes ${fn.minArgs} to ${fn.maxArgs} arguments, not ${arity}` }]
+      : [];
   });
   const variables = collect(expr, 'var').flatMap((variable) =>
-    variable.name in MAKE_VARIABLES ? [] : [{ path, message: `${variable.name} is not one of the Make variables this package knows (${Object.keys(MAKE_VARIABLES).join(', ')})` }],
+    variable.name in MAKE_VARIABLES
+      ? []
+      : [
+          {
+            path,
+            message: `${variable.name} is not one of the Make variables this package knows (${Object.keys(MAKE_VARIABLES).join(', ')})`,
+          },
+        ],
   );
   return [...refs, ...calls, ...variables];
 }
 
 function resolveRef(ref: Extract<Expr, { kind: 'ref' }>, visible: Visible, walk: Walk): Field | string {
   const outputs = visible.get(ref.module);
-  if (!outputs) return walk.allIds.has(ref.module) ? `module ${ref.module} does not run before this point` : `there is no module ${ref.module}`;
+  if (!outputs)
+    return walk.allIds.has(ref.module) ? `module ${ref.module} does not run before this point` : `there is no module ${ref.module}`;
   const field = fieldAt(outputs, ref.path);
   return typeof field === 'string' ? `module ${ref.module} ${field}` : field;
 }
 
 function outputsOf(module: Record<string, unknown>, spec: ModuleSpec | undefined, path: string, visible: Visible, walk: Walk): Field[] {
-  if (spec?.outputsFromInterface) return isRecord(module.metadata) && isFieldList(module.metadata.interface) ? module.metadata.interface : [];
+  if (spec?.outputsFromInterface)
+    return isRecord(module.metadata) && isFieldList(module.metadata.interface) ? module.metadata.interface : [];
   const outputs = spec?.outputs?.(module, (mapped) => resolveSingleRef(mapped, visible, walk)) ?? [];
   if (typeof outputs !== 'string') return outputs;
   walk.problems.push({ path: `${path}.mapper`, message: outputs });
@@ -212,7 +245,8 @@ function checkPlaceholders(value: unknown, path: string): Problem[] {
   const problems: Problem[] = [];
   forEachText(value, path, (text, textPath) => {
     for (const [token] of text.matchAll(PLACEHOLDER_TOKEN)) {
-      if (!(token in PLACEHOLDERS)) problems.push({ path: textPath, message: `unknown placeholder ${token} (known: ${Object.keys(PLACEHOLDERS).join(', ')})` });
+      if (!(token in PLACEHOLDERS))
+        problems.push({ path: textPath, message: `unknown placeholder ${token} (known: ${Object.keys(PLACEHOLDERS).join(', ')})` });
     }
   });
   return problems;

@@ -28,7 +28,9 @@ export function fieldAt(fields: Field[], path: string[]): Field | string {
     if (field?.type === 'any') return field;
     if (field && field.type !== 'collection') {
       const parent = path.slice(0, i).join('.');
-      return field.type === 'array' ? `has ${parent} as an array: use map() or an iterator` : `has ${parent} as ${field.type}, not a collection`;
+      return field.type === 'array'
+        ? `has ${parent} as an array: use map() or an iterator`
+        : `has ${parent} as ${field.type}, not a collection`;
     }
     field = candidates.find((candidate) => candidate.name === name);
     if (!field) return `outputs no field "${walked}"`;
@@ -45,5 +47,9 @@ export function isFieldList(value: unknown): value is Field[] {
 function isField(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const field = value as Record<string, unknown>;
-  return typeof field.name === 'string' && FIELD_TYPES.includes(field.type as Field['type']) && (field.spec === undefined || isFieldList(field.spec));
+  return (
+    typeof field.name === 'string' &&
+    FIELD_TYPES.includes(field.type as Field['type']) &&
+    (field.spec === undefined || isFieldList(field.spec))
+  );
 }

@@ -13,7 +13,9 @@ describe('the Make functions the runner implements', () => {
     const secret = newWebhookSecret();
     const body = '{"id":"evt_01","title":"Café ✓ \\"q\\""}';
     expect(`sha256=${call('sha256', `1780000000.${body}`, 'hex', secret)}`).toBe(svcSignature(secret, 1780000000, body));
-    expect(call('sha256', 'x', 'base64', '00ff', 'hex')).toBe(call('sha256', 'x', 'base64', Buffer.from([0, 255]).toString('base64'), 'base64'));
+    expect(call('sha256', 'x', 'base64', '00ff', 'hex')).toBe(
+      call('sha256', 'x', 'base64', Buffer.from([0, 255]).toString('base64'), 'base64'),
+    );
   });
 
   it('refuses encodings it does not implement instead of guessing', () => {
@@ -45,10 +47,21 @@ describe('parseTemplate', () => {
       {
         kind: 'formula',
         source: 'sha256(1.value; "hex")',
-        expr: { kind: 'call', name: 'sha256', args: [{ kind: 'ref', module: 1, path: ['value'] }, { kind: 'text', value: 'hex' }] },
+        expr: {
+          kind: 'call',
+          name: 'sha256',
+          args: [
+            { kind: 'ref', module: 1, path: ['value'] },
+            { kind: 'text', value: 'hex' },
+          ],
+        },
       },
       { kind: 'literal', text: ' at ' },
-      { kind: 'formula', source: 'timestamp - 300', expr: { kind: 'binary', op: '-', left: { kind: 'var', name: 'timestamp' }, right: { kind: 'number', value: 300 } } },
+      {
+        kind: 'formula',
+        source: 'timestamp - 300',
+        expr: { kind: 'binary', op: '-', left: { kind: 'var', name: 'timestamp' }, right: { kind: 'number', value: 300 } },
+      },
     ]);
   });
 

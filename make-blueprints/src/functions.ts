@@ -34,7 +34,10 @@ function sha256(args: unknown[]): string {
   if (isEmpty(key)) return createHash('sha256').update(textOf(text), 'utf8').digest().toString(digestEncoding);
   const keyBytes = KEY_ENCODINGS[textOf(keyEncoding)];
   if (!keyBytes) throw new MakeFunctionError(`sha256: unsupported key encoding ${JSON.stringify(keyEncoding)}`);
-  return createHmac('sha256', Buffer.from(textOf(key), keyBytes)).update(textOf(text), 'utf8').digest().toString(digestEncoding);
+  return createHmac('sha256', Buffer.from(textOf(key), keyBytes))
+    .update(textOf(text), 'utf8')
+    .digest()
+    .toString(digestEncoding);
 }
 
 function map(args: unknown[]): unknown[] {

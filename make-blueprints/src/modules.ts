@@ -68,11 +68,17 @@ function checkHttp(module: Record<string, unknown>, path: string): Problem[] {
 function checkSvcCall(mapper: Record<string, unknown>, path: string): Problem[] {
   const problems: Problem[] = [];
   if (!svcResponseFields(String(mapper.method), String(mapper.url))) {
-    problems.push({ path: `${path}.mapper.url`, message: `${String(mapper.method).toUpperCase()} ${String(mapper.url)} is not an svc endpoint the checker knows` });
+    problems.push({
+      path: `${path}.mapper.url`,
+      message: `${String(mapper.method).toUpperCase()} ${String(mapper.url)} is not an svc endpoint the checker knows`,
+    });
   }
   const headers = Array.isArray(mapper.headers) ? mapper.headers : [];
   if (!headers.some((h) => isRecord(h) && h.name === SVC_AUTHORIZATION.name && h.value === SVC_AUTHORIZATION.value)) {
-    problems.push({ path: `${path}.mapper.headers`, message: `an svc call must send ${SVC_AUTHORIZATION.name}: ${SVC_AUTHORIZATION.value}` });
+    problems.push({
+      path: `${path}.mapper.headers`,
+      message: `an svc call must send ${SVC_AUTHORIZATION.name}: ${SVC_AUTHORIZATION.value}`,
+    });
   }
   return problems;
 }
@@ -97,8 +103,16 @@ function checkJsonBody(data: string, path: string): Problem[] {
 function httpOutputs(module: Record<string, unknown>): Field[] {
   const mapper = mapperOf(module);
   const url = String(mapper.url);
-  const data = mapper.parseResponse === true ? collection('data', (isSvcUrl(url) && svcResponseFields(String(mapper.method), url)) || []) : text('data');
-  return [number('statusCode'), arrayOf('headers', [text('name'), text('value')]), arrayOf('cookieHeaders', [text('name'), text('value')]), data];
+  const data =
+    mapper.parseResponse === true
+      ? collection('data', (isSvcUrl(url) && svcResponseFields(String(mapper.method), url)) || [])
+      : text('data');
+  return [
+    number('statusCode'),
+    arrayOf('headers', [text('name'), text('value')]),
+    arrayOf('cookieHeaders', [text('name'), text('value')]),
+    data,
+  ];
 }
 
 function iteratorOutputs(module: Record<string, unknown>, resolve: Resolve): Field[] | string {
@@ -115,14 +129,26 @@ function variableOutputs(module: Record<string, unknown>): Field[] {
 
 /** The module types the shipped blueprints use, by Make's module name. */
 export const MODULES: Record<string, ModuleSpec> = {
-  'gateway:CustomWebHook': { version: 1, instant: true, outputsFromInterface: true, parameters: { hook: isNumber, maxResults: isNumber }, mapper: {} },
+  'gateway:CustomWebHook': {
+    version: 1,
+    instant: true,
+    outputsFromInterface: true,
+    parameters: { hook: isNumber, maxResults: isNumber },
+    mapper: {},
+  },
   'gateway:WebhookRespond': {
     version: 1,
     parameters: {},
     mapper: { status: either(isText, isNumber), body: isText, headers: listOf({ key: isText, value: isText }) },
     outputs: () => [],
   },
-  'http:ActionSendData': { version: 3, parameters: { handleErrors: isBoolean }, mapper: HTTP_MAPPER, check: checkHttp, outputs: httpOutputs },
+  'http:ActionSendData': {
+    version: 3,
+    parameters: { handleErrors: isBoolean },
+    mapper: HTTP_MAPPER,
+    check: checkHttp,
+    outputs: httpOutputs,
+  },
   'util:SetVariables': {
     version: 1,
     parameters: {},
@@ -130,10 +156,20 @@ export const MODULES: Record<string, ModuleSpec> = {
     outputs: variableOutputs,
   },
   'json:ParseJSON': { version: 1, outputsFromInterface: true, parameters: { type: either(isText, isNumber) }, mapper: { json: isText } },
-  'json:TransformToJSON': { version: 1, parameters: { space: oneOf('', 'tab', '2', '4') }, mapper: { object: isPresent }, outputs: () => [text('json')] },
+  'json:TransformToJSON': {
+    version: 1,
+    parameters: { space: oneOf('', 'tab', '2', '4') },
+    mapper: { object: isPresent },
+    outputs: () => [text('json')],
+  },
   'builtin:BasicRouter': { version: 1, mapper: null, check: (module, path) => checkShape(module, { routes: isArray }, path) },
   'builtin:BasicFeeder': { version: 1, parameters: {}, mapper: { array: isText }, outputs: iteratorOutputs },
-  'datastore:GetRecord': { version: 1, outputsFromInterface: true, parameters: { datastore: isNumber }, mapper: { key: isText, returnWrapped: isBoolean } },
+  'datastore:GetRecord': {
+    version: 1,
+    outputsFromInterface: true,
+    parameters: { datastore: isNumber },
+    mapper: { key: isText, returnWrapped: isBoolean },
+  },
   'datastore:AddRecord': {
     version: 1,
     parameters: { datastore: isNumber },

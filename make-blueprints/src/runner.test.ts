@@ -35,7 +35,12 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 async function createWebinar(slug: string) {
-  const res = await api('POST', '/meetings', { title: `Webinar ${slug}`, kind: 'webinar', slug, scheduled_at: '2026-12-01T16:00:00+01:00' });
+  const res = await api('POST', '/meetings', {
+    title: `Webinar ${slug}`,
+    kind: 'webinar',
+    slug,
+    scheduled_at: '2026-12-01T16:00:00+01:00',
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; code: string; title: string };
 }
@@ -44,7 +49,9 @@ async function register(slug: string, email: string) {
   expect((await api('POST', `/webinars/${slug}/registrations`, { email, name: `Guest ${email}` })).status).toBe(201);
 }
 
-async function newestEvents(limit: number): Promise<{ id: string; type: string; created_at: string; data: { meeting: { code: string; title: string } } }[]> {
+async function newestEvents(
+  limit: number,
+): Promise<{ id: string; type: string; created_at: string; data: { meeting: { code: string; title: string } } }[]> {
   return (await api('GET', `/events?limit=${limit}`)).body.data;
 }
 
@@ -61,7 +68,14 @@ describe('create-meeting.blueprint.json against svc', () => {
     expect(result.response).toMatchObject({ status: 201, headers: { 'Content-Type': 'application/json' } });
     const answer = JSON.parse(result.response!.body) as { id: string; code: string; join_url: string };
     const stored = await api('GET', `/meetings/${answer.id}`);
-    expect(stored.body).toMatchObject({ title, kind: 'meeting', scheduled_at: '2026-12-01T10:00:00+02:00', duration_minutes: 45, code: answer.code, join_url: answer.join_url });
+    expect(stored.body).toMatchObject({
+      title,
+      kind: 'meeting',
+      scheduled_at: '2026-12-01T10:00:00+02:00',
+      duration_minutes: 45,
+      code: answer.code,
+      join_url: answer.join_url,
+    });
   });
 
   it('keeps a hostile title inside the title and defaults the duration to an hour', async () => {
@@ -92,7 +106,8 @@ describe('register-webinar-participant.blueprint.json against svc', () => {
     const answer = JSON.parse(first.response!.body) as { id: string; join_url: string };
     expect(answer.join_url).toContain(`registration=${answer.id}`);
 
-    const feed = async () => (await api('GET', '/triggers/registration.created?slug=launch-2026')).body.data as { data: { registration: unknown } }[];
+    const feed = async () =>
+      (await api('GET', '/triggers/registration.created?slug=launch-2026')).body.data as { data: { registration: unknown } }[];
     const events = await feed();
     expect(events).toHaveLength(1);
     expect(events[0]!.data.registration).toMatchObject({ id: answer.id, email: trigger.email, name: trigger.name });
@@ -132,7 +147,13 @@ describe('poll-event-feed.blueprint.json against svc', () => {
     const newer = (await newestEvents(2)).reverse();
     expect(second.requests[0]!.url).toBe(`${server.url}${API}/events?since=${newest!.id}&limit=100`);
     expect(rowsSince(sent)).toEqual(
-      newer.map((e) => ({ event_id: e.id, type: 'registration.created', created_at: e.created_at, meeting_code: e.data.meeting.code, title: 'Webinar feed-2026' })),
+      newer.map((e) => ({
+        event_id: e.id,
+        type: 'registration.created',
+        created_at: e.created_at,
+        meeting_code: e.data.meeting.code,
+        title: 'Webinar feed-2026',
+      })),
     );
     expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id });
 
@@ -158,8 +179,19 @@ describe('event-to-sheet-row.blueprint.json with signed svc deliveries', () => {
   }
 
   function delivery(rawBody: string, opts: { secrets?: string[]; timestamp?: number } = {}): Bundle {
-    const headers = signDelivery({ secrets: opts.secrets ?? [SECRET], eventId: 'evt_x', eventType: 'registration.created', deliveryId: 'dlv_x', timestamp: opts.timestamp ?? now(), rawBody });
-    return { value: rawBody, __IMTHEADERS__: Object.entries(headers).map(([name, value]) => ({ name: name.toLowerCase(), value })), __IMTMETHOD__: 'POST' };
+    const headers = signDelivery({
+      secrets: opts.secrets ?? [SECRET],
+      eventId: 'evt_x',
+      eventType: 'registration.created',
+      deliveryId: 'dlv_x',
+      timestamp: opts.timestamp ?? now(),
+      rawBody,
+    });
+    return {
+      value: rawBody,
+      __IMTHEADERS__: Object.entries(headers).map(([name, value]) => ({ name: name.toLowerCase(), value })),
+      __IMTMETHOD__: 'POST',
+    };
   }
 
   const ran = (result: RunResult, moduleId: number) => result.outputs.some((output) => output.moduleId === moduleId);
@@ -173,7 +205,13 @@ describe('event-to-sheet-row.blueprint.json with signed svc deliveries', () => {
     expect(variables.expected_signature).toBe(svcSignature(SECRET, timestamp, rawBody));
     expect(result.response).toMatchObject({ status: 200 });
     expect(rowsSince(sent)).toEqual([
-      { event_id: event.id, type: 'registration.created', created_at: event.created_at, meeting_code: event.data.meeting.code, title: 'Webinar sheet-2026' },
+      {
+        event_id: event.id,
+        type: 'registration.created',
+        created_at: event.created_at,
+        meeting_code: event.data.meeting.code,
+        title: 'Webinar sheet-2026',
+      },
     ]);
     expect(sheet.requests.at(-1)!.headers['content-type']).toBe('application/json');
   });
@@ -221,7 +259,9 @@ describe('runBlueprint refuses what it cannot do faithfully', () => {
 
   it('stops on a function it does not implement', async () => {
     const blueprint = tiny({ variables: [{ name: 'x', value: '{{md5(1.value)}}' }], scope: 'roundtrip' });
-    await expect(runBlueprint(blueprint, { placeholders: {} })).rejects.toThrow(new RunError(1, 'the runner does not support the function md5()'));
+    await expect(runBlueprint(blueprint, { placeholders: {} })).rejects.toThrow(
+      new RunError(1, 'the runner does not support the function md5()'),
+    );
   });
 
   it('stops when a placeholder has no value', async () => {
@@ -233,6 +273,8 @@ describe('runBlueprint refuses what it cannot do faithfully', () => {
     const blueprint = loadBlueprint('create-meeting.blueprint.json');
     blueprint.flow[4]!.mapper!.useMtls = true;
     const trigger = { title: 't', scheduled_at: '2026-12-01T10:00:00Z', duration_minutes: 30 };
-    await expect(runBlueprint(blueprint, { placeholders: placeholders(), trigger })).rejects.toThrow(new RunError(5, 'the runner supports useMtls only as false'));
+    await expect(runBlueprint(blueprint, { placeholders: placeholders(), trigger })).rejects.toThrow(
+      new RunError(5, 'the runner supports useMtls only as false'),
+    );
   });
 });

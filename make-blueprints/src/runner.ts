@@ -169,7 +169,8 @@ function evaluateExpr(expr: Expr, moduleId: number, context: Context, run: Run):
     case 'call': {
       const fn = MAKE_FUNCTIONS[expr.name];
       if (!fn) throw new RunError(moduleId, `the runner does not support the function ${expr.name}()`);
-      if (expr.args.length < fn.minArgs || expr.args.length > fn.maxArgs) throw new RunError(moduleId, `${expr.name}() got ${expr.args.length} arguments`);
+      if (expr.args.length < fn.minArgs || expr.args.length > fn.maxArgs)
+        throw new RunError(moduleId, `${expr.name}() got ${expr.args.length} arguments`);
       return fn.apply(expr.args.map(inner));
     }
     case 'binary':
@@ -189,7 +190,8 @@ function lookUp(ref: Extract<Expr, { kind: 'ref' }>, moduleId: number, context: 
 
 function arithmetic(op: '+' | '-', left: unknown, right: unknown, moduleId: number): unknown {
   if (op === '+') return typeof left === 'number' && typeof right === 'number' ? left + right : textOf(left) + textOf(right);
-  if (typeof left !== 'number' || typeof right !== 'number') throw new RunError(moduleId, `cannot subtract ${JSON.stringify(right)} from ${JSON.stringify(left)}`);
+  if (typeof left !== 'number' || typeof right !== 'number')
+    throw new RunError(moduleId, `cannot subtract ${JSON.stringify(right)} from ${JSON.stringify(left)}`);
   return left - right;
 }
 
@@ -205,9 +207,11 @@ function checkHttpOptions(moduleId: number, mapper: Record<string, unknown>): vo
   for (const [option, value] of Object.entries(mapper)) {
     if (HTTP_FIELDS.has(option)) continue;
     if (!(option in HTTP_DEFAULTS)) throw new RunError(moduleId, `the runner does not support the HTTP option ${option}`);
-    if (value !== HTTP_DEFAULTS[option]) throw new RunError(moduleId, `the runner supports ${option} only as ${JSON.stringify(HTTP_DEFAULTS[option])}`);
+    if (value !== HTTP_DEFAULTS[option])
+      throw new RunError(moduleId, `the runner supports ${option} only as ${JSON.stringify(HTTP_DEFAULTS[option])}`);
   }
-  if (mapper.bodyType !== 'raw' && mapper.bodyType !== '') throw new RunError(moduleId, `the runner does not support the body type ${JSON.stringify(mapper.bodyType)}`);
+  if (mapper.bodyType !== 'raw' && mapper.bodyType !== '')
+    throw new RunError(moduleId, `the runner does not support the body type ${JSON.stringify(mapper.bodyType)}`);
 }
 
 async function sendHttp(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Promise<Bundle[]> {
@@ -229,7 +233,9 @@ async function sendHttp(module: BlueprintModule, mapper: Record<string, unknown>
   }
   const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
   const data = mapper.parseResponse === true && isJson && raw !== '' ? (JSON.parse(raw) as unknown) : raw;
-  return [{ statusCode: response.status, headers: [...response.headers].map(([name, value]) => ({ name, value })), cookieHeaders: [], data }];
+  return [
+    { statusCode: response.status, headers: [...response.headers].map(([name, value]) => ({ name, value })), cookieHeaders: [], data },
+  ];
 }
 
 function iterate(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
@@ -241,7 +247,8 @@ function iterate(module: BlueprintModule, mapper: Record<string, unknown>): Bund
 function respond(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Bundle[] {
   if (run.result.response) throw new RunError(module.id, 'a second Webhook response in one execution');
   const status = Number(mapper.status);
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RunError(module.id, `invalid response status ${JSON.stringify(mapper.status)}`);
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new RunError(module.id, `invalid response status ${JSON.stringify(mapper.status)}`);
   const headers = Object.fromEntries(listOfPairs(mapper.headers, 'key', module.id));
   run.result.response = { moduleId: module.id, status, headers, body: textOf(mapper.body) };
   return [{}];

@@ -39,7 +39,8 @@ export function either(a: Rule, b: Rule): Rule {
 export function listOf(shape: Record<string, Rule>): Rule {
   const keys = Object.keys(shape).join(', ');
   return (value) =>
-    Array.isArray(value) && value.every((item) => isRecord(item) && Object.entries(shape).every(([key, rule]) => rule(item[key]) === undefined))
+    Array.isArray(value) &&
+    value.every((item) => isRecord(item) && Object.entries(shape).every(([key, rule]) => rule(item[key]) === undefined))
       ? undefined
       : `an array of {${keys}}`;
 }
@@ -54,6 +55,8 @@ export function checkShape(value: unknown, shape: Record<string, Rule>, path: st
   if (!isRecord(value)) return [{ path, message: 'must be an object' }];
   return Object.entries(shape).flatMap(([key, rule]) => {
     const expected = rule(value[key]);
-    return expected === undefined ? [] : [{ path: join(path, key), message: value[key] === undefined ? `is missing (must be ${expected})` : `must be ${expected}` }];
+    return expected === undefined
+      ? []
+      : [{ path: join(path, key), message: value[key] === undefined ? `is missing (must be ${expected})` : `must be ${expected}` }];
   });
 }

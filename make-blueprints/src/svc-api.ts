@@ -19,15 +19,38 @@ export const SVC_EVENT_FIELDS: Field[] = [
   ]),
 ];
 
-const problem: Field[] = [...texts('type', 'title', 'detail', 'code', 'request_id', 'param', 'required_scope'), number('status'), arrayOf('errors', texts('param', 'message'))];
-
-const meeting: Field[] = [
-  ...texts('id', 'code', 'title', 'kind', 'slug', 'scheduled_at', 'status', 'join_url', 'created_at', 'updated_at', 'started_at', 'ended_at'),
-  number('duration_minutes'),
-  collection('settings', [{ name: 'waiting_room', type: 'boolean' }, { name: 'transcription_auto', type: 'boolean' }]),
+const problem: Field[] = [
+  ...texts('type', 'title', 'detail', 'code', 'request_id', 'param', 'required_scope'),
+  number('status'),
+  arrayOf('errors', texts('param', 'message')),
 ];
 
-const registration: Field[] = [...texts('id', 'email', 'name', 'join_url', 'created_at'), collection('webinar', texts('slug', 'title', 'meeting_id'))];
+const meeting: Field[] = [
+  ...texts(
+    'id',
+    'code',
+    'title',
+    'kind',
+    'slug',
+    'scheduled_at',
+    'status',
+    'join_url',
+    'created_at',
+    'updated_at',
+    'started_at',
+    'ended_at',
+  ),
+  number('duration_minutes'),
+  collection('settings', [
+    { name: 'waiting_room', type: 'boolean' },
+    { name: 'transcription_auto', type: 'boolean' },
+  ]),
+];
+
+const registration: Field[] = [
+  ...texts('id', 'email', 'name', 'join_url', 'created_at'),
+  collection('webinar', texts('slug', 'title', 'meeting_id')),
+];
 
 const feed: Field[] = [arrayOf('data', SVC_EVENT_FIELDS), text('next_cursor')];
 
@@ -49,7 +72,10 @@ export function isSvcUrl(url: string): boolean {
  * treat 4xx as errors passes either on), or undefined for an endpoint this table does not know.
  */
 export function svcResponseFields(method: string, url: string): Field[] | undefined {
-  const path = url.slice(PUBLIC_API.length).split('?')[0]!.replace(/\{\{.*?\}\}/g, '{}');
+  const path = url
+    .slice(PUBLIC_API.length)
+    .split('?')[0]!
+    .replace(/\{\{.*?\}\}/g, '{}');
   const endpoint = ENDPOINTS.find((candidate) => candidate.method === method && candidate.path.test(path));
   return endpoint && [...endpoint.fields, ...problem.filter((field) => !endpoint.fields.some((own) => own.name === field.name))];
 }

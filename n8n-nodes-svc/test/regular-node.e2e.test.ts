@@ -24,10 +24,25 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
   beforeAll(async () => {
     const bin = await ensureTool('n8n');
     dataDir = tempDataDir();
-    key = svcCli(dataDir, 'keys', 'create', '--name', 'n8n', '--scopes', 'all', '--rate-limit-per-second', '10000', '--rate-limit-per-minute', '100000').stdout.trim();
+    key = svcCli(
+      dataDir,
+      'keys',
+      'create',
+      '--name',
+      'n8n',
+      '--scopes',
+      'all',
+      '--rate-limit-per-second',
+      '10000',
+      '--rate-limit-per-minute',
+      '100000',
+    ).stdout.trim();
     svc = await startService(dataDir);
     n8n = await createN8nHome(bin, 'community-package');
-    const imported = await n8n.cli(['import:credentials', `--input=${n8n.writeJson('credentials.json', svcCredentialExport(svc.url, key))}`]);
+    const imported = await n8n.cli([
+      'import:credentials',
+      `--input=${n8n.writeJson('credentials.json', svcCredentialExport(svc.url, key))}`,
+    ]);
     expect(imported.stdout + imported.stderr).toContain('Successfully imported 1 credential');
   }, INSTALL_TIMEOUT_MS + 60_000);
 
@@ -63,12 +78,30 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
       }),
       svcNode(p, 'svc', 'Get 101 Meetings', 4, { resource: 'meeting', operation: 'getMany', returnAll: false, limit: 101, filters: {} }),
       svcNode(p, 'svc', 'Get All Meetings', 5, { resource: 'meeting', operation: 'getMany', returnAll: true, filters: {} }),
-      svcNode(p, 'svc', 'Get Cancelled Meetings', 6, { resource: 'meeting', operation: 'getMany', returnAll: true, filters: { status: 'cancelled' } }),
-      svcNode(p, 'svc', 'Register', 7, { resource: 'registration', operation: 'create', webinarSlug: 'launch-e2e', email: 'ada@example.com', name: 'Ada' }),
+      svcNode(p, 'svc', 'Get Cancelled Meetings', 6, {
+        resource: 'meeting',
+        operation: 'getMany',
+        returnAll: true,
+        filters: { status: 'cancelled' },
+      }),
+      svcNode(p, 'svc', 'Register', 7, {
+        resource: 'registration',
+        operation: 'create',
+        webinarSlug: 'launch-e2e',
+        email: 'ada@example.com',
+        name: 'Ada',
+      }),
       svcNode(p, 'svc', 'Get Recordings', 8, { resource: 'recording', operation: 'getMany', meetingId: recorded.code, returnAll: true }),
       svcNode(p, 'svc', 'Get Transcript', 9, { resource: 'transcript', operation: 'get', meetingId: recorded.id }),
       svcNode(p, 'svc', 'Get Summary', 10, { resource: 'summary', operation: 'get', meetingId: recorded.id }),
-      svcNode(p, 'svc', 'Get Missing Transcript', 11, { resource: 'transcript', operation: 'get', meetingId: '={{ $json.id }}' }, { onError: 'continueRegularOutput' }),
+      svcNode(
+        p,
+        'svc',
+        'Get Missing Transcript',
+        11,
+        { resource: 'transcript', operation: 'get', meetingId: '={{ $json.id }}' },
+        { onError: 'continueRegularOutput' },
+      ),
       svcNode(p, 'svc', 'Delete Meeting', 12, { resource: 'meeting', operation: 'delete', meetingId: '={{ $json.id }}' }),
     ];
     const fanOut = nodes.slice(4).map((node): [string, string] => ['Update Meeting', node.name]);
@@ -94,7 +127,12 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
     expect(created!.id).toMatch(/^mtg_/);
     expect(outputOf(execution, 'Get Meeting')).toEqual([expect.objectContaining({ id: created!.id, code: created!.code })]);
     expect(outputOf(execution, 'Update Meeting')).toEqual([
-      expect.objectContaining({ id: created!.id, title: 'Design review (moved)', duration_minutes: 30, settings: { waiting_room: true, transcription_auto: true } }),
+      expect.objectContaining({
+        id: created!.id,
+        title: 'Design review (moved)',
+        duration_minutes: 30,
+        settings: { waiting_room: true, transcription_auto: true },
+      }),
     ]);
 
     const first101 = outputOf(execution, 'Get 101 Meetings');
@@ -115,31 +153,55 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
 
     const recordings = outputOf(execution, 'Get Recordings');
     expect(recordings.map((r) => r.id)).toEqual([...media.recordingIds].reverse());
-    for (const r of recordings) expect(r).toMatchObject({ kind: 'video', status: 'ready', duration_seconds: 125, download_url: expect.stringContaining(`/recordings/${r.id}/download`) });
-    expect(outputOf(execution, 'Get Transcript')).toEqual([expect.objectContaining({ meeting_id: recorded.id, language: 'en', text: media.transcriptText })]);
+    for (const r of recordings)
+      expect(r).toMatchObject({
+        kind: 'video',
+        status: 'ready',
+        duration_seconds: 125,
+        download_url: expect.stringContaining(`/recordings/${r.id}/download`),
+      });
+    expect(outputOf(execution, 'Get Transcript')).toEqual([
+      expect.objectContaining({ meeting_id: recorded.id, language: 'en', text: media.transcriptText }),
+    ]);
     expect(outputOf(execution, 'Get Transcript')[0]!.segments).toHaveLength(2);
     expect(outputOf(execution, 'Get Summary')).toEqual([
       expect.objectContaining({ meeting_id: recorded.id, tldr: media.tldr, action_items: [expect.objectContaining({ owner: 'Ada' })] }),
     ]);
-    expect(outputOf(execution, 'Get Missing Transcript')).toEqual([{ error: expect.stringMatching(/^svc answered 404 not_found: Transcript of meeting .+ not found$/) }]);
+    expect(outputOf(execution, 'Get Missing Transcript')).toEqual([
+      { error: expect.stringMatching(/^svc answered 404 not_found: Transcript of meeting .+ not found$/) },
+    ]);
     expect(outputOf(execution, 'Delete Meeting')).toEqual([expect.objectContaining({ id: created!.id, status: 'cancelled' })]);
 
     const stored = await api('GET', `/meetings/${created!.id}`);
-    expect(stored.body).toMatchObject({ title: 'Design review (moved)', duration_minutes: 30, status: 'cancelled', settings: { waiting_room: true, transcription_auto: true } });
+    expect(stored.body).toMatchObject({
+      title: 'Design review (moved)',
+      duration_minutes: 30,
+      status: 'cancelled',
+      settings: { waiting_room: true, transcription_auto: true },
+    });
     const again = await api('POST', '/webinars/launch-e2e/registrations', { email: 'ada@example.com', name: 'Ada' });
     expect([again.status, again.body.id]).toEqual([200, registration!.id]);
   }, 120_000);
 
-  it('fails the workflow with svc\'s problem details when an operation fails', async () => {
-    const workflow = workflowExport('svcFailureE2e', 'svc failure', [
-      manualTrigger(),
-      svcNode(n8n!.typePrefix, 'svc', 'Get Meeting', 1, { resource: 'meeting', operation: 'get', meetingId: 'zzz-zzzz-zzz' }),
-    ], [['Start', 'Get Meeting']]);
+  it("fails the workflow with svc's problem details when an operation fails", async () => {
+    const workflow = workflowExport(
+      'svcFailureE2e',
+      'svc failure',
+      [
+        manualTrigger(),
+        svcNode(n8n!.typePrefix, 'svc', 'Get Meeting', 1, { resource: 'meeting', operation: 'get', meetingId: 'zzz-zzzz-zzz' }),
+      ],
+      [['Start', 'Get Meeting']],
+    );
 
     const { code, execution } = await importAndExecute(workflow);
 
     expect(code).not.toBe(0);
     expect(execution.status).toBe('error');
-    expect(execution.data.resultData.error).toMatchObject({ name: 'NodeApiError', httpCode: '404', message: 'svc answered 404 not_found: Meeting zzz-zzzz-zzz not found' });
+    expect(execution.data.resultData.error).toMatchObject({
+      name: 'NodeApiError',
+      httpCode: '404',
+      message: 'svc answered 404 not_found: Meeting zzz-zzzz-zzz not found',
+    });
   }, 60_000);
 });

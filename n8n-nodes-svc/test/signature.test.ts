@@ -24,8 +24,12 @@ describe('checkSvcSignature, against deliveries signed by the one signing module
 
   it('rejects another secret, another body, and a signature cut short', () => {
     expect(checkSvcSignature(previous, signedBy([secret]), now * 1000)).toBe('bad_signature');
-    expect(checkSvcSignature(secret, { ...signedBy([secret]), rawBody: Buffer.from(`${rawBody.toString()} `) }, now * 1000)).toBe('bad_signature');
-    expect(checkSvcSignature(secret, { ...signedBy([secret]), signatures: svcSignature(secret, now, rawBody).slice(0, -1) }, now * 1000)).toBe('bad_signature');
+    expect(checkSvcSignature(secret, { ...signedBy([secret]), rawBody: Buffer.from(`${rawBody.toString()} `) }, now * 1000)).toBe(
+      'bad_signature',
+    );
+    expect(
+      checkSvcSignature(secret, { ...signedBy([secret]), signatures: svcSignature(secret, now, rawBody).slice(0, -1) }, now * 1000),
+    ).toBe('bad_signature');
   });
 
   it(`rejects timestamps ${SIGNATURE_TOLERANCE_SECONDS} s or more away, in either direction`, () => {

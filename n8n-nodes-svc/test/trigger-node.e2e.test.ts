@@ -21,24 +21,45 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
   let webhookUrl: string;
 
   const api = (method: string, path: string, body?: unknown) => call(svc!.url, method, API + path, key, body);
-  const endpointsFor = async (url: string) => (await api('GET', '/webhook-endpoints')).body.data.filter((e: { url: string }) => e.url === url);
-  const executions = async () => (await session.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`)).body.data.count as number;
-  const triggerState = async () => (await session.request('GET', `/rest/workflows/${WORKFLOW_ID}`)).body.data.staticData?.['node:Svc Trigger'] ?? {};
+  const endpointsFor = async (url: string) =>
+    (await api('GET', '/webhook-endpoints')).body.data.filter((e: { url: string }) => e.url === url);
+  const executions = async () =>
+    (await session.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`)).body.data
+      .count as number;
+  const triggerState = async () =>
+    (await session.request('GET', `/rest/workflows/${WORKFLOW_ID}`)).body.data.staticData?.['node:Svc Trigger'] ?? {};
   const deliver = (rawBody: string, headers: Record<string, string>) =>
     fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: rawBody });
 
   beforeAll(async () => {
     const bin = await ensureTool('n8n');
     dataDir = tempDataDir();
-    key = svcCli(dataDir, 'keys', 'create', '--name', 'n8n', '--scopes', 'all', '--rate-limit-per-second', '10000', '--rate-limit-per-minute', '100000').stdout.trim();
+    key = svcCli(
+      dataDir,
+      'keys',
+      'create',
+      '--name',
+      'n8n',
+      '--scopes',
+      'all',
+      '--rate-limit-per-second',
+      '10000',
+      '--rate-limit-per-minute',
+      '100000',
+    ).stdout.trim();
     svc = await startService(dataDir, { SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
     receiver = await startReceiver(() => ({ status: 200 }));
     n8n = await createN8nHome(bin, 'custom-extensions');
     webhookUrl = `${n8n.url}/webhook/${WEBHOOK_ID}/webhook`;
-    const workflow = workflowExport(WORKFLOW_ID, 'svc registrations', [
-      svcNode(n8n.typePrefix, 'svcTrigger', 'Svc Trigger', 0, { events: ['registration.created'] }, { webhookId: WEBHOOK_ID }),
-      forwardTo(receiver.url),
-    ], [['Svc Trigger', 'Forward']]);
+    const workflow = workflowExport(
+      WORKFLOW_ID,
+      'svc registrations',
+      [
+        svcNode(n8n.typePrefix, 'svcTrigger', 'Svc Trigger', 0, { events: ['registration.created'] }, { webhookId: WEBHOOK_ID }),
+        forwardTo(receiver.url),
+      ],
+      [['Svc Trigger', 'Forward']],
+    );
     for (const args of [
       ['import:credentials', `--input=${n8n.writeJson('credentials.json', svcCredentialExport(svc.url, key))}`],
       ['import:workflow', `--input=${n8n.writeJson('workflow.json', workflow)}`],
@@ -60,7 +81,7 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
   }, 30_000);
 
   it('subscribes a webhook endpoint when the published workflow activates, and keeps its id and secret in static data', async () => {
-    await waitFor(async () => (await endpointsFor(webhookUrl)).length === 1, 30_000, 'the trigger\'s endpoint in GET /webhook-endpoints');
+    await waitFor(async () => (await endpointsFor(webhookUrl)).length === 1, 30_000, "the trigger's endpoint in GET /webhook-endpoints");
     const [endpoint] = await endpointsFor(webhookUrl);
     expect(endpoint).toMatchObject({ events: ['registration.created'], enabled: true, description: 'n8n workflow "svc registrations"' });
     expect(await triggerState()).toEqual({ endpointId: endpoint.id, endpointSecret: expect.stringMatching(/^whsec_/) });
@@ -71,15 +92,19 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
     const registration = await api('POST', '/webinars/launch-trigger/registrations', { email: 'grace@example.com', name: 'Grace' });
     expect(registration.status).toBe(201);
 
-    await waitFor(() => receiver!.requests.length === 1, 15_000, 'the workflow\'s forwarded event');
+    await waitFor(() => receiver!.requests.length === 1, 15_000, "the workflow's forwarded event");
     const [event] = (await api('GET', '/triggers/registration.created?slug=launch-trigger')).body.data;
     expect(JSON.parse(receiver!.requests[0]!.rawBody.toString('utf8'))).toEqual(event);
     expect(event.data.registration).toMatchObject({ id: registration.body.id, email: 'grace@example.com' });
     const [{ id: endpointId }] = await endpointsFor(webhookUrl);
     const deliveries = (await api('GET', `/webhook-endpoints/${endpointId}/deliveries`)).body.data;
-    expect(deliveries.map((d: { event_id: string; status: string; attempts: { status_code: number }[] }) => [d.event_id, d.status, d.attempts.map((a) => a.status_code)])).toEqual([
-      [event.id, 'succeeded', [200]],
-    ]);
+    expect(
+      deliveries.map((d: { event_id: string; status: string; attempts: { status_code: number }[] }) => [
+        d.event_id,
+        d.status,
+        d.attempts.map((a) => a.status_code),
+      ]),
+    ).toEqual([[event.id, 'succeeded', [200]]]);
     expect(await executions()).toBe(1);
   }, 30_000);
 
@@ -87,7 +112,7 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
     const [before] = await endpointsFor(webhookUrl);
     await server!.stop();
     server = await n8n!.start();
-    await waitFor(() => server!.logs().includes('Activated workflow "svc registrations"'), 30_000, 'the workflow\'s reactivation');
+    await waitFor(() => server!.logs().includes('Activated workflow "svc registrations"'), 30_000, "the workflow's reactivation");
     expect((await endpointsFor(webhookUrl)).map((e: { id: string }) => e.id)).toEqual([before.id]);
     expect(await triggerState()).toEqual({ endpointId: before.id, endpointSecret: expect.stringMatching(/^whsec_/) });
   }, 60_000);
@@ -96,13 +121,19 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
     const { endpointSecret } = await triggerState();
     const now = Math.floor(Date.now() / 1000);
     // Not how JSON.stringify would write it: only a check over the bytes as received accepts this.
-    const rawBody = '{ "id" : "evt_e2e_raw",\n  "type": "registration.created", "created_at": "2026-01-01T00:00:00Z", "data": { "note": "spaced" } }';
+    const rawBody =
+      '{ "id" : "evt_e2e_raw",\n  "type": "registration.created", "created_at": "2026-01-01T00:00:00Z", "data": { "note": "spaced" } }';
     const signed = { 'X-Svc-Timestamp': String(now), 'X-Svc-Signature': svcSignature(endpointSecret, now, rawBody) };
 
     const forged: [string, string, Record<string, string>, string][] = [
       ['a wrong signature', rawBody, { 'X-Svc-Timestamp': String(now), 'X-Svc-Signature': `sha256=${'0'.repeat(64)}` }, 'bad_signature'],
       ['a body changed after signing', rawBody.replace('spaced', 'forged'), signed, 'bad_signature'],
-      ['a correct signature over a stale timestamp', rawBody, { 'X-Svc-Timestamp': String(now - 300), 'X-Svc-Signature': svcSignature(endpointSecret, now - 300, rawBody) }, 'stale_timestamp'],
+      [
+        'a correct signature over a stale timestamp',
+        rawBody,
+        { 'X-Svc-Timestamp': String(now - 300), 'X-Svc-Signature': svcSignature(endpointSecret, now - 300, rawBody) },
+        'stale_timestamp',
+      ],
       ['no signature headers', rawBody, {}, 'missing_header'],
     ];
     for (const [what, body, headers, reason] of forged) {
@@ -111,7 +142,10 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
     }
 
     const notAnEvent = '[1, 2]';
-    const unparsable = await deliver(notAnEvent, { 'X-Svc-Timestamp': String(now), 'X-Svc-Signature': svcSignature(endpointSecret, now, notAnEvent) });
+    const unparsable = await deliver(notAnEvent, {
+      'X-Svc-Timestamp': String(now),
+      'X-Svc-Signature': svcSignature(endpointSecret, now, notAnEvent),
+    });
     expect([unparsable.status, await unparsable.json()]).toEqual([400, { error: 'invalid_body' }]);
 
     const accepted = await deliver(rawBody, { ...signed, 'X-Svc-Signature': `sha256=${'1'.repeat(64)}, ${signed['X-Svc-Signature']}` });

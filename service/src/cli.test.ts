@@ -24,7 +24,20 @@ describe('svc CLI', () => {
   it('keys create prints only the key, with the scopes, organization, expiry and limits asked for', () => {
     const org = run('orgs', 'create', '--name', 'Acme').out.trim();
     expect(org).toMatch(/^org_/);
-    const { code, out, err } = run('keys', 'create', '--name', 'zapier', '--scopes', 'meetings:read,webinars:write', '--org', org, '--expires-in', '30d', '--rate-limit-per-minute', '600');
+    const { code, out, err } = run(
+      'keys',
+      'create',
+      '--name',
+      'zapier',
+      '--scopes',
+      'meetings:read,webinars:write',
+      '--org',
+      org,
+      '--expires-in',
+      '30d',
+      '--rate-limit-per-minute',
+      '600',
+    );
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toMatch(/^svc_sk_[0-9a-z]{52}\n$/);
@@ -44,7 +57,9 @@ describe('svc CLI', () => {
     const row = services.identity.authenticate(key)!.key;
     const listed = run('keys', 'list', '--json');
     expect(listed.out).not.toContain(key);
-    expect(JSON.parse(listed.out)).toContainEqual(expect.objectContaining({ id: row.id, name: 'temp', key: `svc_sk_${row.lookup}…`, revoked_at: null }));
+    expect(JSON.parse(listed.out)).toContainEqual(
+      expect.objectContaining({ id: row.id, name: 'temp', key: `svc_sk_${row.lookup}…`, revoked_at: null }),
+    );
     expect(run('keys', 'list').out).toContain(`${row.id}  svc_sk_${row.lookup}…  temp`);
     expect(run('keys', 'revoke', row.id).code).toBe(0);
     expect(services.identity.authenticate(key)?.key).toBeUndefined();
@@ -53,10 +68,26 @@ describe('svc CLI', () => {
 
   it('integrations add-slack / add-teams / list / remove, with the token stored encrypted and never printed', () => {
     const token = 'xoxb-1234567890-abcdefghijklmnop';
-    const slack = run('integrations', 'add-slack', '--token', token, '--channel', 'C0MEETINGS', '--events', 'meeting.ended,recording.ready');
+    const slack = run(
+      'integrations',
+      'add-slack',
+      '--token',
+      token,
+      '--channel',
+      'C0MEETINGS',
+      '--events',
+      'meeting.ended,recording.ready',
+    );
     expect(slack).toMatchObject({ code: 0, err: '' });
     expect(slack.out).toMatch(/^int_[0-9a-z]{26}\n$/);
-    const teams = run('integrations', 'add-teams', '--url', 'https://prod-1.westeurope.logic.azure.com/workflows/x?sig=s3cret', '--events', 'all');
+    const teams = run(
+      'integrations',
+      'add-teams',
+      '--url',
+      'https://prod-1.westeurope.logic.azure.com/workflows/x?sig=s3cret',
+      '--events',
+      'all',
+    );
     expect(teams.code).toBe(0);
     const listed = run('integrations', 'list');
     expect(listed.out).toContain(`${slack.out.trim()}  slack  C0MEETINGS (xoxb-…mnop)`);
@@ -67,8 +98,14 @@ describe('svc CLI', () => {
     expect(JSON.stringify(db.prepare('SELECT * FROM integrations').all())).not.toContain(token.slice(5));
     expect(run('integrations', 'remove', slack.out.trim()).code).toBe(0);
     expect(services.integrations.listAll().map((i) => i.kind)).toEqual(['teams']);
-    expect(run('integrations', 'add-teams', '--url', 'https://10.0.0.1/x', '--events', 'all')).toMatchObject({ code: 1, err: expect.stringContaining('webhook_url must point at a public host') });
-    expect(run('integrations', 'add-slack', '--token', token, '--channel', 'C1', '--events', 'meeting.exploded')).toMatchObject({ code: 2, err: expect.stringContaining('unknown event type(s): meeting.exploded') });
+    expect(run('integrations', 'add-teams', '--url', 'https://10.0.0.1/x', '--events', 'all')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('webhook_url must point at a public host'),
+    });
+    expect(run('integrations', 'add-slack', '--token', token, '--channel', 'C1', '--events', 'meeting.exploded')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown event type(s): meeting.exploded'),
+    });
   });
 
   it.each([

@@ -37,7 +37,12 @@ export interface CliIo {
 class UsageError extends Error {}
 
 /** Runs one `svc` command against `db`; returns the process exit code. */
-export function runCli(argv: string[], db: Db, io: CliIo, opts: { secrets: SecretBox; clock?: Clock; allowInsecureWebhooks?: boolean }): number {
+export function runCli(
+  argv: string[],
+  db: Db,
+  io: CliIo,
+  opts: { secrets: SecretBox; clock?: Clock; allowInsecureWebhooks?: boolean },
+): number {
   const clock = opts.clock ?? systemClock;
   const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: opts.allowInsecureWebhooks ?? false }, clock, opts.secrets);
   const [group, command, ...rest] = argv;
@@ -120,7 +125,8 @@ export function runCli(argv: string[], db: Db, io: CliIo, opts: { secrets: Secre
       case 'integrations add-teams': {
         const slack = command === 'add-slack';
         const org = values.org ?? services.identity.listOrganizations()[0]!.id;
-        if (!services.identity.listOrganizations().some((o) => o.id === org)) throw new UsageError(`no organization ${org}; see svc orgs list`);
+        if (!services.identity.listOrganizations().some((o) => o.id === org))
+          throw new UsageError(`no organization ${org}; see svc orgs list`);
         const integration = services.integrations.create(org, {
           kind: slack ? 'slack' : 'teams',
           events: parseEvents(values.events),
@@ -135,7 +141,8 @@ export function runCli(argv: string[], db: Db, io: CliIo, opts: { secrets: Secre
         else {
           for (const i of all) {
             const where = i.kind === 'slack' ? `${i.channel} (${i.secret_hint})` : i.secret_hint;
-            const state = i.status === 'disabled' ? `disabled: ${i.disabled_reason}` : i.status === 'failing' ? `failing: ${i.last_error}` : 'ok';
+            const state =
+              i.status === 'disabled' ? `disabled: ${i.disabled_reason}` : i.status === 'failing' ? `failing: ${i.last_error}` : 'ok';
             io.out(`${i.id}  ${i.kind}  ${where}  org=${i.organization_id}  [${i.events.join(',')}]  ${state}\n`);
           }
         }

@@ -78,9 +78,26 @@ export function createServices(
   const summariesRepo = new SummariesRepo(db);
   const deliveries = new DeliveriesRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
-  const webhooks = new WebhooksService(webhookEndpoints, deliveries, identity, secrets, transaction, ids, clock, config.allowInsecureWebhooks);
+  const webhooks = new WebhooksService(
+    webhookEndpoints,
+    deliveries,
+    identity,
+    secrets,
+    transaction,
+    ids,
+    clock,
+    config.allowInsecureWebhooks,
+  );
   const integrationsRepo = new IntegrationsRepo(db);
-  const integrations = new IntegrationsService(integrationsRepo, deliveries, secrets, transaction, ids, clock, config.allowInsecureWebhooks);
+  const integrations = new IntegrationsService(
+    integrationsRepo,
+    deliveries,
+    secrets,
+    transaction,
+    ids,
+    clock,
+    config.allowInsecureWebhooks,
+  );
   events.subscribe(webhooks);
   events.subscribe(integrations);
   return {

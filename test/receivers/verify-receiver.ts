@@ -26,12 +26,20 @@ export interface VerifyReceiver {
 }
 
 /** Starts the Python receiver with these secrets (via SVC_WEBHOOK_SECRETS) and waits for its port (at most 10 s). */
-export async function startVerifyReceiver(opts: { secrets: string[]; require?: 'both' | 'svc' | 'standard' | 'any'; maxSeconds?: number }): Promise<VerifyReceiver> {
+export async function startVerifyReceiver(opts: {
+  secrets: string[];
+  require?: 'both' | 'svc' | 'standard' | 'any';
+  maxSeconds?: number;
+}): Promise<VerifyReceiver> {
   const logPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-receiver-')), 'deliveries.jsonl');
-  const child = spawn('python3', [SCRIPT, '--log', logPath, '--require', opts.require ?? 'both', '--max-seconds', String(opts.maxSeconds ?? 120)], {
-    env: { ...process.env, SVC_WEBHOOK_SECRETS: opts.secrets.join(',') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'python3',
+    [SCRIPT, '--log', logPath, '--require', opts.require ?? 'both', '--max-seconds', String(opts.maxSeconds ?? 120)],
+    {
+      env: { ...process.env, SVC_WEBHOOK_SECRETS: opts.secrets.join(',') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -55,7 +63,11 @@ export async function startVerifyReceiver(opts: { secrets: string[]; require?: '
     url: `http://127.0.0.1:${port}`,
     deliveries: () =>
       fs.existsSync(logPath)
-        ? fs.readFileSync(logPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ReceivedDelivery)
+        ? fs
+            .readFileSync(logPath, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as ReceivedDelivery)
         : [],
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

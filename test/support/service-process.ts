@@ -60,12 +60,23 @@ export async function startService(dataDir: string, env: Record<string, string> 
 
 /** Runs the `svc` CLI on `dataDir`; returns its exit code and output. */
 export function svcCli(dataDir: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 20_000 });
+  const res = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, SVC_DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
 /** A JSON request with an optional key. */
-export async function call(url: string, method: string, pathAndQuery: string, key?: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function call(
+  url: string,
+  method: string,
+  pathAndQuery: string,
+  key?: string,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON
+): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

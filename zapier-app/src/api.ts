@@ -2,12 +2,7 @@ import type { Bundle } from 'zapier-platform-core';
 
 /** The six svc event types, each behind one trigger. */
 export type EventType =
-  | 'meeting.started'
-  | 'meeting.ended'
-  | 'recording.ready'
-  | 'transcript.ready'
-  | 'summary.ready'
-  | 'registration.created';
+  'meeting.started' | 'meeting.ended' | 'recording.ready' | 'transcript.ready' | 'summary.ready' | 'registration.created';
 
 /** The event envelope svc delivers by webhook and lists in the polling feed (a type alias, so it fits Zapier's record-typed samples). */
 export type SvcEvent = {
@@ -49,7 +44,10 @@ export interface Subscription {
 
 /** The public API's root for the connection's base URL, which may be given with a trailing slash or with the API path itself. */
 export function apiRoot(bundle: Bundle): string {
-  const base = String(bundle.authData.base_url ?? '').trim().replace(/\/+$/, '').replace(/\/api\/v1\/public$/, '');
+  const base = String(bundle.authData.base_url ?? '')
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/api\/v1\/public$/, '');
   return `${base}/api/v1/public`;
 }
 

@@ -4,7 +4,11 @@ import { apiRoot, apiUrl, type Me } from './api';
 /** Checks the connection by asking svc who the key belongs to. */
 export async function testConnection(z: ZObject, bundle: Bundle): Promise<Me> {
   if (!/^https?:\/\/[^/\s]+/.test(apiRoot(bundle))) {
-    throw new z.errors.Error('The base URL must start with https:// or http://, for example https://meet.example.com', 'invalid_base_url', 400);
+    throw new z.errors.Error(
+      'The base URL must start with https:// or http://, for example https://meet.example.com',
+      'invalid_base_url',
+      400,
+    );
   }
   const response = await z.request<Me>({ url: apiUrl(bundle, '/me') });
   return response.data;

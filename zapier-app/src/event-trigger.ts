@@ -38,7 +38,11 @@ function verifiedDelivery(z: ZObject, bundle: Bundle): SvcEvent {
   const secret = (bundle.subscribeData as Partial<Subscription> | undefined)?.secret ?? '';
   const headers = deliveredHeaders(bundle);
   const rawBody = bundle.rawRequest?.content ?? '';
-  const rejection = deliveryRejection({ rawBody, timestamp: headers.get('x-svc-timestamp'), signatures: headers.get('x-svc-signature') }, secret, Date.now());
+  const rejection = deliveryRejection(
+    { rawBody, timestamp: headers.get('x-svc-timestamp'), signatures: headers.get('x-svc-signature') },
+    secret,
+    Date.now(),
+  );
   if (rejection !== null) throw new z.errors.HaltedError(`Ignored a request that is not a genuine svc delivery (${rejection}).`);
   return JSON.parse(rawBody) as SvcEvent;
 }

@@ -16,18 +16,24 @@ describe('authentication: base URL and API key', () => {
     expect(await appTester(connectionLabel, { authData: authDataFor(t, key), inputData: me })).toBe(`${t.owner.email} · test key`);
   });
 
-  it.each(['/', '/api/v1/public', '/api/v1/public/'])('accepts the base URL with %s after it, and a key pasted with a line break', async (suffix) => {
-    const me = await appTester(testConnection, { authData: { base_url: ` ${t.url}${suffix}`, api_key: `${t.key()}\n` } });
-    expect(me.user.id).toBe(t.owner.id);
-  });
+  it.each(['/', '/api/v1/public', '/api/v1/public/'])(
+    'accepts the base URL with %s after it, and a key pasted with a line break',
+    async (suffix) => {
+      const me = await appTester(testConnection, { authData: { base_url: ` ${t.url}${suffix}`, api_key: `${t.key()}\n` } });
+      expect(me.user.id).toBe(t.owner.id);
+    },
+  );
 
   it.each([
     ['an unknown key', () => 'svc_sk_thisisnotakey'],
-    ['a revoked key', () => {
-      const created = t.services.keys.create({ userId: t.owner.id, name: 'revoked', scopes: ['meetings:read'], organizationId: null });
-      t.services.keys.revoke(created.row.id);
-      return created.key;
-    }],
+    [
+      'a revoked key',
+      () => {
+        const created = t.services.keys.create({ userId: t.owner.id, name: 'revoked', scopes: ['meetings:read'], organizationId: null });
+        t.services.keys.revoke(created.row.id);
+        return created.key;
+      },
+    ],
     ['an expired key', () => t.key(['meetings:read'], { expiresAt: new Date(t.clock.now() - 1000).toISOString() })],
     ['no key', () => ''],
   ])('fails with an auth error that shows svc’s detail for %s', async (_label, makeKey) => {
@@ -37,6 +43,8 @@ describe('authentication: base URL and API key', () => {
   });
 
   it('refuses a base URL without http(s)://, saying what it expects', async () => {
-    await expect(appTester(testConnection, { authData: { base_url: 'meet.example.com', api_key: t.key() } })).rejects.toThrow(/must start with https:\/\/ or http:\/\//);
+    await expect(appTester(testConnection, { authData: { base_url: 'meet.example.com', api_key: t.key() } })).rejects.toThrow(
+      /must start with https:\/\/ or http:\/\//,
+    );
   });
 });

@@ -19,7 +19,13 @@ describe('actions', () => {
 
   describe('create_meeting', () => {
     it('creates a scheduled meeting with every input, as the API then reads it', async () => {
-      const inputData = { title: 'Quarterly planning', scheduled_at: '2030-03-04T09:30:00+01:00', duration_minutes: 45, waiting_room: true, transcription_auto: false };
+      const inputData = {
+        title: 'Quarterly planning',
+        scheduled_at: '2030-03-04T09:30:00+01:00',
+        duration_minutes: 45,
+        waiting_room: true,
+        transcription_auto: false,
+      };
       const meeting = await appTester(createMeeting, { authData: auth, inputData });
       expect(meeting.id).toMatch(/^mtg_/);
       const stored = (await api('GET', `/meetings/${meeting.id}`)).body;
@@ -64,11 +70,16 @@ describe('actions', () => {
 
     it('shows svc’s detail when the key lacks meetings:write', async () => {
       const readOnly = authDataFor(t, t.key(['meetings:read']));
-      await expect(appTester(createMeeting, { authData: readOnly, inputData: { title: 'Nope' } })).rejects.toThrow(/lacks the meetings:write scope/);
+      await expect(appTester(createMeeting, { authData: readOnly, inputData: { title: 'Nope' } })).rejects.toThrow(
+        /lacks the meetings:write scope/,
+      );
     });
 
     it('has a sample and output fields that match a real meeting', async () => {
-      const meeting = await appTester(createMeeting, { authData: auth, inputData: { title: 'Shape check', scheduled_at: '2030-01-01T10:00:00Z' } });
+      const meeting = await appTester(createMeeting, {
+        authData: auth,
+        inputData: { title: 'Shape check', scheduled_at: '2030-01-01T10:00:00Z' },
+      });
       expectSameShape(App.creates.create_meeting.operation.sample, meeting);
       expectFieldsCover(App.creates.create_meeting.operation.outputFields as { key: string }[], meeting);
     });
@@ -97,18 +108,31 @@ describe('actions', () => {
     });
 
     it('returns the existing registration for an email registered before, marked as such', async () => {
-      const first = await appTester(registerParticipant, { authData: auth, inputData: { slug: 'zap-onboarding', email: 'alan@example.com', name: 'Alan' } });
-      const second: RegistrationResult = await appTester(registerParticipant, { authData: auth, inputData: { slug: 'zap-onboarding', email: 'ALAN@example.com', name: 'Alan T.' } });
+      const first = await appTester(registerParticipant, {
+        authData: auth,
+        inputData: { slug: 'zap-onboarding', email: 'alan@example.com', name: 'Alan' },
+      });
+      const second: RegistrationResult = await appTester(registerParticipant, {
+        authData: auth,
+        inputData: { slug: 'zap-onboarding', email: 'ALAN@example.com', name: 'Alan T.' },
+      });
       expect(second).toEqual({ ...first, already_registered: true });
     });
 
     it('shows svc’s detail for an unknown webinar and for a bad email', async () => {
-      await expect(appTester(registerParticipant, { authData: auth, inputData: { slug: 'no-such-webinar', email: 'x@example.com', name: 'X' } })).rejects.toThrow(/no-such-webinar not found/);
-      await expect(appTester(registerParticipant, { authData: auth, inputData: { slug: 'zap-onboarding', email: 'not an email', name: 'X' } })).rejects.toThrow(/email must be an email address/);
+      await expect(
+        appTester(registerParticipant, { authData: auth, inputData: { slug: 'no-such-webinar', email: 'x@example.com', name: 'X' } }),
+      ).rejects.toThrow(/no-such-webinar not found/);
+      await expect(
+        appTester(registerParticipant, { authData: auth, inputData: { slug: 'zap-onboarding', email: 'not an email', name: 'X' } }),
+      ).rejects.toThrow(/email must be an email address/);
     });
 
     it('has a sample and output fields that match a real registration', async () => {
-      const registration = await appTester(registerParticipant, { authData: auth, inputData: { slug: 'zap-onboarding', email: 'shape@example.com', name: 'Shape' } });
+      const registration = await appTester(registerParticipant, {
+        authData: auth,
+        inputData: { slug: 'zap-onboarding', email: 'shape@example.com', name: 'Shape' },
+      });
       expectSameShape(App.creates.register_participant.operation.sample, registration);
       expectFieldsCover(App.creates.register_participant.operation.outputFields as { key: string }[], registration);
     });

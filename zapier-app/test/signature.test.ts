@@ -3,7 +3,12 @@ import { deliveryRejection, SIGNATURE_TOLERANCE_SECONDS } from '../src/signature
 
 const NOW_SECONDS = 1_780_000_000;
 const NOW_MS = NOW_SECONDS * 1000;
-const body = JSON.stringify({ id: 'evt_01', type: 'meeting.ended', created_at: '2026-05-28T10:00:00.000Z', data: { meeting: { title: 'Café ✓ review 😀' } } });
+const body = JSON.stringify({
+  id: 'evt_01',
+  type: 'meeting.ended',
+  created_at: '2026-05-28T10:00:00.000Z',
+  data: { meeting: { title: 'Café ✓ review 😀' } },
+});
 
 /** Headers signed by svc's own signing module, as the service sends them. */
 function signed(secrets: string[], timestamp = NOW_SECONDS) {
@@ -28,7 +33,9 @@ describe('deliveryRejection: the app’s check of svc’s signature scheme, agai
     expect(deliveryRejection(signed([newWebhookSecret()]), secret, NOW_MS)).toBe('bad_signature');
     expect(deliveryRejection({ ...signed([secret]), rawBody: body.replace('Café', 'Cafe') }, secret, NOW_MS)).toBe('bad_signature');
     const { signatures } = signed([secret]);
-    expect(deliveryRejection({ ...signed([secret]), signatures: signatures.slice('sha256='.length) }, secret, NOW_MS)).toBe('bad_signature');
+    expect(deliveryRejection({ ...signed([secret]), signatures: signatures.slice('sha256='.length) }, secret, NOW_MS)).toBe(
+      'bad_signature',
+    );
   });
 
   it.each([

@@ -39,7 +39,12 @@ export function callApi(t: TestServer, key: string) {
 }
 
 /** A webinar created through the API. */
-export async function createWebinar(t: TestServer, key: string, slug: string, title = `Webinar ${slug}`): Promise<{ id: string; slug: string; title: string }> {
+export async function createWebinar(
+  t: TestServer,
+  key: string,
+  slug: string,
+  title = `Webinar ${slug}`,
+): Promise<{ id: string; slug: string; title: string }> {
   const res = await callApi(t, key)('POST', '/meetings', { title, kind: 'webinar', slug, scheduled_at: '2030-01-15T16:00:00+01:00' });
   expect(res.status).toBe(201);
   return res.body;
@@ -56,7 +61,12 @@ export async function runMeeting(t: TestServer, key: string, title: string): Pro
 /** The media pipeline's results for a meeting: recording.ready, transcript.ready and summary.ready. */
 export function finishMedia(t: TestServer, meetingId: string): void {
   const recording = t.services.recordings.start(meetingId, 'video');
-  t.services.recordings.markReady(recording.id, { fileName: `${recording.id}.webm`, contentType: 'video/webm', sizeBytes: 4096, durationSeconds: 95 });
+  t.services.recordings.markReady(recording.id, {
+    fileName: `${recording.id}.webm`,
+    contentType: 'video/webm',
+    sizeBytes: 4096,
+    durationSeconds: 95,
+  });
   t.services.transcripts.complete(meetingId, {
     language: 'en',
     segments: [
@@ -72,7 +82,11 @@ export function finishMedia(t: TestServer, meetingId: string): void {
  * `Http-` before each name (`Http-X-Svc-Signature`), beside the parsed body.
  */
 export function zapierHookBundle(request: ReceivedRequest): Pick<Bundle, 'rawRequest' | 'cleanedRequest'> {
-  const title = (name: string) => name.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('-');
+  const title = (name: string) =>
+    name
+      .split('-')
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('-');
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [
       name.startsWith('content-') ? title(name) : `Http-${title(name)}`,

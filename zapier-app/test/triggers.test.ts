@@ -41,7 +41,10 @@ describe('event triggers', () => {
 
   const register = async (slug: string) => {
     registrations += 1;
-    const res = await api('POST', `/webinars/${slug}/registrations`, { email: `person${registrations}@example.com`, name: `Person ${registrations}` });
+    const res = await api('POST', `/webinars/${slug}/registrations`, {
+      email: `person${registrations}@example.com`,
+      name: `Person ${registrations}`,
+    });
     expect(res.status).toBe(201);
   };
 
@@ -54,7 +57,8 @@ describe('event triggers', () => {
     registration_created: () => register('zap-alpha'),
   };
 
-  const newest = async (type: string, query = ''): Promise<SvcEvent> => (await api('GET', `/triggers/${type}?limit=1${query}`)).body.data[0];
+  const newest = async (type: string, query = ''): Promise<SvcEvent> =>
+    (await api('GET', `/triggers/${type}?limit=1${query}`)).body.data[0];
 
   const deliverOne = async (receiver: TestReceiver) => {
     expect(await worker.runOnce()).toBe(1);
@@ -86,7 +90,12 @@ describe('event triggers', () => {
       expect(events).toEqual(feed);
       expect(events.every((event) => event.type === type)).toBe(true);
       expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
-      expect(events.map((event) => event.id)).toEqual(events.map((event) => event.id).sort().reverse());
+      expect(events.map((event) => event.id)).toEqual(
+        events
+          .map((event) => event.id)
+          .sort()
+          .reverse(),
+      );
       expect(await appTester(hook.performList, { authData: auth, meta: { limit: 1 } })).toEqual([feed[0]]);
     });
 
@@ -99,7 +108,11 @@ describe('event triggers', () => {
     it('subscribes a webhook endpoint, returns the event of a signed delivery, and unsubscribes', async () => {
       const receiver = await startReceiver();
       try {
-        const subscription = (await appTester(hook.performSubscribe, { authData: auth, targetUrl: receiver.url, inputData: {} })) as Subscription;
+        const subscription = (await appTester(hook.performSubscribe, {
+          authData: auth,
+          targetUrl: receiver.url,
+          inputData: {},
+        })) as Subscription;
         expect(subscription).toEqual({ id: expect.stringMatching(/^whk_/), secret: expect.stringMatching(/^whsec_/) });
         expect((await api('GET', `/webhook-endpoints/${subscription.id}`)).body).toMatchObject({
           url: receiver.url,
@@ -110,12 +123,19 @@ describe('event triggers', () => {
 
         await produce[triggerKey]();
         const delivered = await deliverOne(receiver);
-        const result = await appTester(hook.perform, { authData: auth, subscribeData: subscription, inputData: {}, ...zapierHookBundle(delivered) });
+        const result = await appTester(hook.perform, {
+          authData: auth,
+          subscribeData: subscription,
+          inputData: {},
+          ...zapierHookBundle(delivered),
+        });
         expect(result).toEqual([await newest(type)]);
 
         await appTester(hook.performUnsubscribe, { authData: auth, subscribeData: subscription });
         expect((await api('GET', `/webhook-endpoints/${subscription.id}`)).status).toBe(404);
-        await expect(appTester(hook.performUnsubscribe, { authData: auth, subscribeData: subscription })).resolves.toEqual({ id: subscription.id });
+        await expect(appTester(hook.performUnsubscribe, { authData: auth, subscribeData: subscription })).resolves.toEqual({
+          id: subscription.id,
+        });
       } finally {
         await receiver.close();
       }
@@ -141,19 +161,50 @@ describe('event triggers', () => {
 
     const resigned = (opts: { secret: string; timestamp: number }) => {
       const event = JSON.parse(genuine.rawRequest!.content!) as SvcEvent;
-      const headers = signDelivery({ secrets: [opts.secret], eventId: event.id, eventType: event.type, deliveryId: 'dlv_forged', timestamp: opts.timestamp, rawBody: genuine.rawRequest!.content! });
+      const headers = signDelivery({
+        secrets: [opts.secret],
+        eventId: event.id,
+        eventType: event.type,
+        deliveryId: 'dlv_forged',
+        timestamp: opts.timestamp,
+        rawBody: genuine.rawRequest!.content!,
+      });
       return Object.fromEntries(Object.entries(headers).map(([name, value]) => [`Http-${name}`, value]));
     };
 
     it('accepts the genuine delivery', async () => {
-      expect(await performWith({ headers: genuine.rawRequest!.headers!, content: genuine.rawRequest!.content! })).toEqual([genuine.cleanedRequest]);
+      expect(await performWith({ headers: genuine.rawRequest!.headers!, content: genuine.rawRequest!.content! })).toEqual([
+        genuine.cleanedRequest,
+      ]);
     });
 
     it.each([
-      ['a changed body', () => ({ headers: genuine.rawRequest!.headers!, content: genuine.rawRequest!.content!.replace('Verified end', 'Forged end') }), 'bad_signature'],
-      ['another secret', () => ({ headers: resigned({ secret: newWebhookSecret(), timestamp: Math.floor(Date.now() / 1000) }), content: genuine.rawRequest!.content! }), 'bad_signature'],
-      ['a replayed, 10-minute-old signature', () => ({ headers: resigned({ secret: subscription.secret, timestamp: Math.floor(Date.now() / 1000) - 600 }), content: genuine.rawRequest!.content! }), 'stale_timestamp'],
-      ['no signature headers', () => ({ headers: { 'Content-Type': 'application/json' }, content: genuine.rawRequest!.content! }), 'missing_header'],
+      [
+        'a changed body',
+        () => ({ headers: genuine.rawRequest!.headers!, content: genuine.rawRequest!.content!.replace('Verified end', 'Forged end') }),
+        'bad_signature',
+      ],
+      [
+        'another secret',
+        () => ({
+          headers: resigned({ secret: newWebhookSecret(), timestamp: Math.floor(Date.now() / 1000) }),
+          content: genuine.rawRequest!.content!,
+        }),
+        'bad_signature',
+      ],
+      [
+        'a replayed, 10-minute-old signature',
+        () => ({
+          headers: resigned({ secret: subscription.secret, timestamp: Math.floor(Date.now() / 1000) - 600 }),
+          content: genuine.rawRequest!.content!,
+        }),
+        'stale_timestamp',
+      ],
+      [
+        'no signature headers',
+        () => ({ headers: { 'Content-Type': 'application/json' }, content: genuine.rawRequest!.content! }),
+        'missing_header',
+      ],
     ])('halts on %s', async (_label, request, reason) => {
       const run = performWith(request());
       await expect(run).rejects.toMatchObject({ name: 'HaltedError' });
@@ -165,7 +216,11 @@ describe('event triggers', () => {
     const hook = hookOf('registration_created');
 
     it('lists only that webinar’s registrations, as the feed filtered by slug has them', async () => {
-      const events = (await appTester(hook.performList, { authData: auth, inputData: { slug: 'zap-beta' }, meta: { limit: 100 } })) as SvcEvent[];
+      const events = (await appTester(hook.performList, {
+        authData: auth,
+        inputData: { slug: 'zap-beta' },
+        meta: { limit: 100 },
+      })) as SvcEvent[];
       expect(events.length).toBeGreaterThan(0);
       expect(events.every((event) => (event.data.webinar as { slug: string }).slug === 'zap-beta')).toBe(true);
       expect(events).toEqual((await api('GET', '/triggers/registration.created?slug=zap-beta&limit=100')).body.data);
@@ -174,13 +229,18 @@ describe('event triggers', () => {
     it('returns a delivered registration for that webinar and nothing for another one', async () => {
       const receiver = await startReceiver();
       try {
-        const subscription = (await appTester(hook.performSubscribe, { authData: auth, targetUrl: receiver.url, inputData: { slug: 'zap-beta' } })) as Subscription;
+        const subscription = (await appTester(hook.performSubscribe, {
+          authData: auth,
+          targetUrl: receiver.url,
+          inputData: { slug: 'zap-beta' },
+        })) as Subscription;
         await register('zap-alpha');
         const alpha = zapierHookBundle(await deliverOne(receiver));
         receiver.requests.length = 0;
         await register('zap-beta');
         const beta = zapierHookBundle(await deliverOne(receiver));
-        const perform = (delivery: typeof alpha) => appTester(hook.perform, { authData: auth, subscribeData: subscription, inputData: { slug: 'zap-beta' }, ...delivery });
+        const perform = (delivery: typeof alpha) =>
+          appTester(hook.perform, { authData: auth, subscribeData: subscription, inputData: { slug: 'zap-beta' }, ...delivery });
         expect(await perform(alpha)).toEqual([]);
         expect(await perform(beta)).toEqual([await newest('registration.created', '&slug=zap-beta')]);
         await appTester(hook.performUnsubscribe, { authData: auth, subscribeData: subscription });

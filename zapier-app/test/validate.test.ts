@@ -16,7 +16,14 @@ describe('the app definition', () => {
 
   it('offers six visible triggers, one per event type, the hidden webinar list and the two actions', () => {
     const visible = Object.values(App.triggers).filter((trigger) => !trigger.display.hidden);
-    expect(visible.map((trigger) => trigger.key)).toEqual(['meeting_started', 'meeting_ended', 'recording_ready', 'transcript_ready', 'summary_ready', 'registration_created']);
+    expect(visible.map((trigger) => trigger.key)).toEqual([
+      'meeting_started',
+      'meeting_ended',
+      'recording_ready',
+      'transcript_ready',
+      'summary_ready',
+      'registration_created',
+    ]);
     expect(visible.every((trigger) => trigger.operation.type === 'hook')).toBe(true);
     expect(App.triggers.webinar_list.display.hidden).toBe(true);
     expect(Object.keys(App.creates)).toEqual(['create_meeting', 'register_participant']);
@@ -25,10 +32,14 @@ describe('the app definition', () => {
   it('passes `zapier validate --without-style` of zapier-platform-cli, offline, after its _zapier-build', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zapier-home-'));
     try {
-      const { stdout } = await promisify(execFile)(path.join(appDir, '..', 'node_modules', '.bin', 'zapier'), ['validate', '--without-style'], {
-        cwd: appDir,
-        env: { ...process.env, HOME: home, DISABLE_ZAPIER_ANALYTICS: '1' },
-      });
+      const { stdout } = await promisify(execFile)(
+        path.join(appDir, '..', 'node_modules', '.bin', 'zapier'),
+        ['validate', '--without-style'],
+        {
+          cwd: appDir,
+          env: { ...process.env, HOME: home, DISABLE_ZAPIER_ANALYTICS: '1' },
+        },
+      );
       expect(stdout).toContain('No structural errors found');
       expect(stdout).toContain('This project is structurally sound!');
     } finally {

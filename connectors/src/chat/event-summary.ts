@@ -33,7 +33,11 @@ export function summarizeEvent(event: WebhookEvent, links: EventLinks): EventSum
   const openMeeting = links.meeting ? { label: 'Open meeting', url: links.meeting } : undefined;
   switch (event.type) {
     case 'meeting.started':
-      return { headline: `${title} has started`, facts: meetingFacts, button: links.meeting ? { label: 'Join', url: links.meeting } : undefined };
+      return {
+        headline: `${title} has started`,
+        facts: meetingFacts,
+        button: links.meeting ? { label: 'Join', url: links.meeting } : undefined,
+      };
     case 'meeting.ended':
       return { headline: `${title} has ended`, facts: [...meetingFacts, ...durationFact(meeting)], button: openMeeting };
     case 'recording.ready': {
@@ -47,17 +51,29 @@ export function summarizeEvent(event: WebhookEvent, links: EventLinks): EventSum
     case 'transcript.ready':
       return {
         headline: `The transcript of ${title} is ready`,
-        facts: [...meetingFacts, { title: 'Language', value: String(data.transcript?.language ?? '') }, { title: 'Segments', value: String(data.transcript?.segment_count ?? 0) }],
+        facts: [
+          ...meetingFacts,
+          { title: 'Language', value: String(data.transcript?.language ?? '') },
+          { title: 'Segments', value: String(data.transcript?.segment_count ?? 0) },
+        ],
         button: openMeeting,
       };
     case 'summary.ready':
-      return { headline: `The summary of ${title} is ready`, facts: meetingFacts, body: String(data.summary?.tldr ?? ''), button: openMeeting };
+      return {
+        headline: `The summary of ${title} is ready`,
+        facts: meetingFacts,
+        body: String(data.summary?.tldr ?? ''),
+        button: openMeeting,
+      };
     case 'registration.created': {
       const registration = data.registration ?? {};
       const webinar = data.webinar ?? {};
       return {
         headline: `${String(registration.name ?? 'Someone')} registered for ${String(webinar.title ?? title)}`,
-        facts: [{ title: 'Email', value: String(registration.email ?? '') }, { title: 'Webinar', value: String(webinar.slug ?? '') }],
+        facts: [
+          { title: 'Email', value: String(registration.email ?? '') },
+          { title: 'Webinar', value: String(webinar.slug ?? '') },
+        ],
         button: openMeeting,
       };
     }

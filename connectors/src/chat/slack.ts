@@ -24,8 +24,7 @@ const PERMANENT_ERRORS = new Set([
 
 /** Outcome of posting to Slack. */
 export type SlackPostResult =
-  | { ok: true; ts: string }
-  | { ok: false; error: string; permanent: boolean; retryAfterMs: number | null; statusCode: number | null };
+  { ok: true; ts: string } | { ok: false; error: string; permanent: boolean; retryAfterMs: number | null; statusCode: number | null };
 
 /** The Block Kit message for an svc event. */
 export function slackMessageFor(event: WebhookEvent, links: EventLinks): SlackMessage {
@@ -33,10 +32,16 @@ export function slackMessageFor(event: WebhookEvent, links: EventLinks): SlackMe
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${escape(summary.headline)}*` } }];
   if (summary.body) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escape(summary.body) } });
   if (summary.facts.length > 0) {
-    blocks.push({ type: 'section', fields: summary.facts.map((f) => ({ type: 'mrkdwn' as const, text: `*${escape(f.title)}*\n${escape(f.value)}` })) });
+    blocks.push({
+      type: 'section',
+      fields: summary.facts.map((f) => ({ type: 'mrkdwn' as const, text: `*${escape(f.title)}*\n${escape(f.value)}` })),
+    });
   }
   if (summary.button) {
-    blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: summary.button.label }, url: summary.button.url }] });
+    blocks.push({
+      type: 'actions',
+      elements: [{ type: 'button', text: { type: 'plain_text', text: summary.button.label }, url: summary.button.url }],
+    });
   }
   const link = summary.button ? ` ${summary.button.url}` : '';
   return { text: `${summary.headline}${link}`, blocks };
@@ -64,7 +69,13 @@ export async function postSlackMessage(opts: {
   }
 }
 
-function failure(err: { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; message?: string }): SlackPostResult {
+function failure(err: {
+  code?: string;
+  data?: { error?: string };
+  retryAfter?: number;
+  statusCode?: number;
+  message?: string;
+}): SlackPostResult {
   switch (err.code) {
     case ErrorCode.RateLimitedError:
       return { ok: false, error: 'ratelimited', permanent: false, retryAfterMs: (err.retryAfter ?? 60) * 1000, statusCode: 429 };

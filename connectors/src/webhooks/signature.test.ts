@@ -97,17 +97,27 @@ describe('webhook signatures', () => {
   it('matches an HMAC computed by openssl for the Standard Webhooks scheme', () => {
     const rawBody = Buffer.from(eventBody());
     const keyHex = Buffer.from(secret.slice('whsec_'.length), 'base64').toString('hex');
-    const expectedHex = opensslHmacHex(['-mac', 'HMAC', '-macopt', `hexkey:${keyHex}`], Buffer.concat([Buffer.from(`evt_01.${NOW_SECONDS}.`), rawBody]));
+    const expectedHex = opensslHmacHex(
+      ['-mac', 'HMAC', '-macopt', `hexkey:${keyHex}`],
+      Buffer.concat([Buffer.from(`evt_01.${NOW_SECONDS}.`), rawBody]),
+    );
     expect(standardSignature(secret, 'evt_01', NOW_SECONDS, rawBody)).toBe(`v1,${Buffer.from(expectedHex, 'hex').toString('base64')}`);
   });
 
   it('reproduces the reference vector of the Standard Webhooks test suite', () => {
-    const vector = { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}' };
+    const vector = {
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      body: '{"test": 2432232314}',
+    };
     const signature = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=';
     expect(standardSignature(vector.secret, vector.id, vector.timestamp, vector.body)).toBe(signature);
     const headers = { 'webhook-id': vector.id, 'webhook-timestamp': String(vector.timestamp), 'webhook-signature': signature };
     // The signature passes; the vector's body is simply not an svc event.
-    expect(rejection(() => verifyWebhook({ rawBody: vector.body, headers, secrets: vector.secret, now: () => vector.timestamp * 1000 }))).toBe('invalid_body');
+    expect(
+      rejection(() => verifyWebhook({ rawBody: vector.body, headers, secrets: vector.secret, now: () => vector.timestamp * 1000 })),
+    ).toBe('invalid_body');
   });
 
   it('rejects a body with one byte changed, under either scheme', () => {
@@ -115,7 +125,9 @@ describe('webhook signatures', () => {
     const tampered = Buffer.from(rawBody);
     tampered[tampered.indexOf('ended')] = 'E'.charCodeAt(0);
     expect(rejection(() => verifyWebhook({ rawBody: tampered, headers, secrets: secret, now }))).toBe('bad_signature');
-    expect(rejection(() => verifyWebhook({ rawBody: tampered, headers: standardHeadersOnly(headers), secrets: secret, now }))).toBe('bad_signature');
+    expect(rejection(() => verifyWebhook({ rawBody: tampered, headers: standardHeadersOnly(headers), secrets: secret, now }))).toBe(
+      'bad_signature',
+    );
   });
 
   it('checks the signature before parsing the body', () => {
@@ -145,19 +157,36 @@ describe('webhook signatures', () => {
     const { rawBody, headers } = delivery({ secrets: [secret], timestamp: NOW_SECONDS - 300 });
     expect(rejection(() => verifyWebhook({ rawBody, headers, secrets: secret, now: () => now() - 1 }))).toBe('accepted');
     expect(rejection(() => verifyWebhook({ rawBody, headers, secrets: secret, now, toleranceSeconds: 301 }))).toBe('accepted');
-    expect(rejection(() => verifyWebhook({ rawBody, headers: delivery({ secrets: [secret], timestamp: NOW_SECONDS - 60 }).headers, secrets: secret, now, toleranceSeconds: 60 }))).toBe('stale_timestamp');
+    expect(
+      rejection(() =>
+        verifyWebhook({
+          rawBody,
+          headers: delivery({ secrets: [secret], timestamp: NOW_SECONDS - 60 }).headers,
+          secrets: secret,
+          now,
+          toleranceSeconds: 60,
+        }),
+      ),
+    ).toBe('stale_timestamp');
     expect(SIGNATURE_TOLERANCE_SECONDS).toBe(300);
   });
 
   it.each(['', 'soon', '-5', '1780000000.5', '1e9', ` ${NOW_SECONDS}`])('rejects the timestamp %j as invalid', (timestamp) => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
-    expect(rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Timestamp': timestamp }, secrets: secret, now }))).toBe('invalid_timestamp');
-    expect(rejection(() => verifyWebhook({ rawBody, headers: { ...standardHeadersOnly(headers), 'webhook-timestamp': timestamp }, secrets: secret, now }))).toBe('invalid_timestamp');
+    expect(rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Timestamp': timestamp }, secrets: secret, now }))).toBe(
+      'invalid_timestamp',
+    );
+    expect(
+      rejection(() =>
+        verifyWebhook({ rawBody, headers: { ...standardHeadersOnly(headers), 'webhook-timestamp': timestamp }, secrets: secret, now }),
+      ),
+    ).toBe('invalid_timestamp');
   });
 
   it('rejects a delivery whose headers are missing', () => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
-    const verifyWith = (only: Record<string, string | undefined>) => rejection(() => verifyWebhook({ rawBody, headers: only, secrets: secret, now }));
+    const verifyWith = (only: Record<string, string | undefined>) =>
+      rejection(() => verifyWebhook({ rawBody, headers: only, secrets: secret, now }));
     expect(verifyWith({})).toBe('missing_header');
     expect(verifyWith({ 'X-Svc-Timestamp': headers['X-Svc-Timestamp'] })).toBe('missing_header');
     expect(verifyWith({ 'X-Svc-Signature': headers['X-Svc-Signature'] })).toBe('missing_header');
@@ -169,38 +198,77 @@ describe('webhook signatures', () => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
     const good = headers['X-Svc-Signature']!;
     const hex = good.slice('sha256='.length);
-    for (const malformed of ['', 'sha256=', 'garbage', hex, `sha256=${hex.toUpperCase()}`, `sha256=${hex}00`, `sha256=${hex.slice(0, -1)}`, `v1,${hex}`, `sha1=${hex}`]) {
-      expect([malformed, rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Signature': malformed }, secrets: secret, now }))]).toEqual([malformed, 'bad_signature']);
+    for (const malformed of [
+      '',
+      'sha256=',
+      'garbage',
+      hex,
+      `sha256=${hex.toUpperCase()}`,
+      `sha256=${hex}00`,
+      `sha256=${hex.slice(0, -1)}`,
+      `v1,${hex}`,
+      `sha1=${hex}`,
+    ]) {
+      expect([
+        malformed,
+        rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Signature': malformed }, secrets: secret, now })),
+      ]).toEqual([malformed, 'bad_signature']);
     }
     const standard = headers['webhook-signature']!;
     for (const malformed of ['', 'v1,', standard.slice(3), `v2,${standard.slice(3)}`, `${standard}x`]) {
-      expect([malformed, rejection(() => verifyWebhook({ rawBody, headers: { ...standardHeadersOnly(headers), 'webhook-signature': malformed }, secrets: secret, now }))]).toEqual([malformed, 'bad_signature']);
+      expect([
+        malformed,
+        rejection(() =>
+          verifyWebhook({ rawBody, headers: { ...standardHeadersOnly(headers), 'webhook-signature': malformed }, secrets: secret, now }),
+        ),
+      ]).toEqual([malformed, 'bad_signature']);
     }
   });
 
   it('uses the svc headers when both schemes are present', () => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
-    expect(rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'webhook-signature': 'v1,bogus' }, secrets: secret, now }))).toBe('accepted');
-    expect(rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Signature': 'sha256=bogus' }, secrets: secret, now }))).toBe('bad_signature');
+    expect(
+      rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'webhook-signature': 'v1,bogus' }, secrets: secret, now })),
+    ).toBe('accepted');
+    expect(
+      rejection(() => verifyWebhook({ rawBody, headers: { ...headers, 'X-Svc-Signature': 'sha256=bogus' }, secrets: secret, now })),
+    ).toBe('bad_signature');
   });
 
   it('verifies the Standard Webhooks headers alone', () => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
-    expect(verifyWebhook({ rawBody, headers: standardHeadersOnly(headers), secrets: secret, now })).toMatchObject({ id: 'evt_01', type: 'meeting.ended' });
+    expect(verifyWebhook({ rawBody, headers: standardHeadersOnly(headers), secrets: secret, now })).toMatchObject({
+      id: 'evt_01',
+      type: 'meeting.ended',
+    });
   });
 
   it('signs the exact bytes: string and Buffer bodies agree, a lossy re-decoding does not', () => {
     const text = eventBody();
     expect(svcSignature(secret, NOW_SECONDS, text)).toBe(svcSignature(secret, NOW_SECONDS, Buffer.from(text, 'utf8')));
-    expect(standardSignature(secret, 'evt_01', NOW_SECONDS, text)).toBe(standardSignature(secret, 'evt_01', NOW_SECONDS, Buffer.from(text, 'utf8')));
+    expect(standardSignature(secret, 'evt_01', NOW_SECONDS, text)).toBe(
+      standardSignature(secret, 'evt_01', NOW_SECONDS, Buffer.from(text, 'utf8')),
+    );
     const fromString = delivery({ secrets: [secret], rawBody: text });
-    expect(verifyWebhook({ rawBody: Buffer.from(text, 'utf8'), headers: fromString.headers, secrets: secret, now }).data).toEqual(JSON.parse(text).data);
-    expect(rejection(() => verifyWebhook({ rawBody: Buffer.from(text, 'latin1'), headers: fromString.headers, secrets: secret, now }))).toBe('bad_signature');
+    expect(verifyWebhook({ rawBody: Buffer.from(text, 'utf8'), headers: fromString.headers, secrets: secret, now }).data).toEqual(
+      JSON.parse(text).data,
+    );
+    expect(
+      rejection(() => verifyWebhook({ rawBody: Buffer.from(text, 'latin1'), headers: fromString.headers, secrets: secret, now })),
+    ).toBe('bad_signature');
 
-    const invalidUtf8 = Buffer.concat([Buffer.from(eventBody().slice(0, -2)), Buffer.from([0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x7d])]);
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from(eventBody().slice(0, -2)),
+      Buffer.from([0x2c, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x7d]),
+    ]);
     const fromBuffer = delivery({ secrets: [secret], rawBody: invalidUtf8 });
-    expect(verifyWebhook({ rawBody: invalidUtf8, headers: fromBuffer.headers, secrets: secret, now }).data).toHaveProperty('n', '\ufffd\ufffd');
-    expect(rejection(() => verifyWebhook({ rawBody: invalidUtf8.toString('utf8'), headers: fromBuffer.headers, secrets: secret, now }))).toBe('bad_signature');
+    expect(verifyWebhook({ rawBody: invalidUtf8, headers: fromBuffer.headers, secrets: secret, now }).data).toHaveProperty(
+      'n',
+      '\ufffd\ufffd',
+    );
+    expect(
+      rejection(() => verifyWebhook({ rawBody: invalidUtf8.toString('utf8'), headers: fromBuffer.headers, secrets: secret, now })),
+    ).toBe('bad_signature');
   });
 
   describe('during a secret rotation', () => {
@@ -209,8 +277,12 @@ describe('webhook signatures', () => {
     const { rawBody, headers } = delivery({ secrets: [newSecret, oldSecret] });
 
     it('sends both signatures, the new one first', () => {
-      expect(headers['X-Svc-Signature']).toBe(`${svcSignature(newSecret, NOW_SECONDS, rawBody)},${svcSignature(oldSecret, NOW_SECONDS, rawBody)}`);
-      expect(headers['webhook-signature']).toBe(`${standardSignature(newSecret, 'evt_01', NOW_SECONDS, rawBody)} ${standardSignature(oldSecret, 'evt_01', NOW_SECONDS, rawBody)}`);
+      expect(headers['X-Svc-Signature']).toBe(
+        `${svcSignature(newSecret, NOW_SECONDS, rawBody)},${svcSignature(oldSecret, NOW_SECONDS, rawBody)}`,
+      );
+      expect(headers['webhook-signature']).toBe(
+        `${standardSignature(newSecret, 'evt_01', NOW_SECONDS, rawBody)} ${standardSignature(oldSecret, 'evt_01', NOW_SECONDS, rawBody)}`,
+      );
     });
 
     it.each([
@@ -220,12 +292,16 @@ describe('webhook signatures', () => {
       ['an unrelated secret', 'bad_signature', () => [newWebhookSecret()]],
     ])('a receiver holding %s: %s', (_label, outcome, receiverSecrets) => {
       expect(rejection(() => verifyWebhook({ rawBody, headers: svcHeadersOnly(headers), secrets: receiverSecrets(), now }))).toBe(outcome);
-      expect(rejection(() => verifyWebhook({ rawBody, headers: standardHeadersOnly(headers), secrets: receiverSecrets(), now }))).toBe(outcome);
+      expect(rejection(() => verifyWebhook({ rawBody, headers: standardHeadersOnly(headers), secrets: receiverSecrets(), now }))).toBe(
+        outcome,
+      );
     });
 
     it('accepts a single-signature delivery at a receiver holding both secrets', () => {
       const before = delivery({ secrets: [oldSecret] });
-      expect(rejection(() => verifyWebhook({ rawBody: before.rawBody, headers: before.headers, secrets: [newSecret, oldSecret], now }))).toBe('accepted');
+      expect(
+        rejection(() => verifyWebhook({ rawBody: before.rawBody, headers: before.headers, secrets: [newSecret, oldSecret], now })),
+      ).toBe('accepted');
     });
   });
 
@@ -235,7 +311,13 @@ describe('webhook signatures', () => {
     const upperCase = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
     const asArrays = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value!]]));
     const fetchHeaders = new Headers(headers as Record<string, string>);
-    for (const form of [lowerCase, upperCase, asArrays, fetchHeaders, new Headers(standardHeadersOnly(headers) as Record<string, string>)]) {
+    for (const form of [
+      lowerCase,
+      upperCase,
+      asArrays,
+      fetchHeaders,
+      new Headers(standardHeadersOnly(headers) as Record<string, string>),
+    ]) {
       expect(verifyWebhook({ rawBody, headers: form, secrets: secret, now }).id).toBe('evt_01');
     }
   });
@@ -243,11 +325,25 @@ describe('webhook signatures', () => {
   it('parses leniently: later fields are kept, a body that is no event envelope is invalid', () => {
     const withExtras = eventBody({ api_version: '2027-01-01', data: { meeting: { id: 'mtg_01' }, recording: { id: 'rec_01' } } });
     const signed = delivery({ secrets: [secret], rawBody: withExtras });
-    expect(verifyWebhook({ rawBody: withExtras, headers: signed.headers, secrets: secret, now })).toMatchObject({ api_version: '2027-01-01', data: { recording: { id: 'rec_01' } } });
+    expect(verifyWebhook({ rawBody: withExtras, headers: signed.headers, secrets: secret, now })).toMatchObject({
+      api_version: '2027-01-01',
+      data: { recording: { id: 'rec_01' } },
+    });
 
-    for (const body of ['not json', '[]', 'null', eventBody({ id: 7 }), eventBody({ data: null }), eventBody({ data: [] }), eventBody({ created_at: undefined })]) {
+    for (const body of [
+      'not json',
+      '[]',
+      'null',
+      eventBody({ id: 7 }),
+      eventBody({ data: null }),
+      eventBody({ data: [] }),
+      eventBody({ created_at: undefined }),
+    ]) {
       const invalid = delivery({ secrets: [secret], rawBody: body });
-      expect([body, rejection(() => verifyWebhook({ rawBody: body, headers: invalid.headers, secrets: secret, now }))]).toEqual([body, 'invalid_body']);
+      expect([body, rejection(() => verifyWebhook({ rawBody: body, headers: invalid.headers, secrets: secret, now }))]).toEqual([
+        body,
+        'invalid_body',
+      ]);
     }
   });
 
@@ -255,7 +351,9 @@ describe('webhook signatures', () => {
     const { rawBody, headers } = delivery({ secrets: [secret] });
     expect(() => verifyWebhook({ rawBody, headers, secrets: '', now })).toThrow(TypeError);
     expect(() => verifyWebhook({ rawBody, headers, secrets: [], now })).toThrow(TypeError);
-    expect(() => signDelivery({ secrets: [], eventId: 'evt_01', eventType: 'meeting.ended', deliveryId: 'dlv_01', timestamp: NOW_SECONDS, rawBody })).toThrow(TypeError);
+    expect(() =>
+      signDelivery({ secrets: [], eventId: 'evt_01', eventType: 'meeting.ended', deliveryId: 'dlv_01', timestamp: NOW_SECONDS, rawBody }),
+    ).toThrow(TypeError);
     expect(() => svcSignature(secret, 1.5, rawBody)).toThrow(RangeError);
   });
 });

@@ -17,14 +17,18 @@ function timestampText(timestamp: number): string {
 
 /** 'sha256=' + lowercase hex HMAC-SHA256 keyed with the whole secret over `${timestamp}.` + the raw body bytes. */
 export function svcSignature(secret: string, timestamp: number, rawBody: string | Buffer): string {
-  const hmac = createHmac('sha256', secret).update(`${timestampText(timestamp)}.`).update(rawBody);
+  const hmac = createHmac('sha256', secret)
+    .update(`${timestampText(timestamp)}.`)
+    .update(rawBody);
   return `sha256=${hmac.digest('hex')}`;
 }
 
 /** Standard Webhooks signature: 'v1,' + base64 HMAC-SHA256 keyed with the secret's base64 part over `${msgId}.${timestamp}.${rawBody}`. */
 export function standardSignature(secret: string, msgId: string, timestamp: number, rawBody: string | Buffer): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  const hmac = createHmac('sha256', key).update(`${msgId}.${timestampText(timestamp)}.`).update(rawBody);
+  const hmac = createHmac('sha256', key)
+    .update(`${msgId}.${timestampText(timestamp)}.`)
+    .update(rawBody);
   return `v1,${hmac.digest('base64')}`;
 }
 
@@ -41,7 +45,14 @@ export interface DeliveryHeaders {
 }
 
 /** Headers of one delivery attempt, signed with every secret given (current first, then the previous one during a rotation). */
-export function signDelivery(opts: { secrets: string[]; eventId: string; eventType: string; deliveryId: string; timestamp: number; rawBody: string | Buffer }): DeliveryHeaders {
+export function signDelivery(opts: {
+  secrets: string[];
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  timestamp: number;
+  rawBody: string | Buffer;
+}): DeliveryHeaders {
   const { secrets, eventId, timestamp, rawBody } = opts;
   if (secrets.length === 0) throw new TypeError('signDelivery needs at least one secret');
   return {
@@ -63,7 +74,10 @@ export type WebhookVerificationFailure = 'missing_header' | 'invalid_timestamp' 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
 
-  constructor(readonly reason: WebhookVerificationFailure, message: string) {
+  constructor(
+    readonly reason: WebhookVerificationFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -110,9 +124,15 @@ function parseEnvelope(rawBody: string | Buffer): WebhookEvent {
   }
   const envelope = parsed as Partial<WebhookEvent> | null;
   const isEvent =
-    typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) &&
-    typeof envelope.id === 'string' && typeof envelope.type === 'string' && typeof envelope.created_at === 'string' &&
-    typeof envelope.data === 'object' && envelope.data !== null && !Array.isArray(envelope.data);
+    typeof envelope === 'object' &&
+    envelope !== null &&
+    !Array.isArray(envelope) &&
+    typeof envelope.id === 'string' &&
+    typeof envelope.type === 'string' &&
+    typeof envelope.created_at === 'string' &&
+    typeof envelope.data === 'object' &&
+    envelope.data !== null &&
+    !Array.isArray(envelope.data);
   if (!isEvent) fail('invalid_body', 'body is not an event envelope {id, type, created_at, data}');
   return envelope as WebhookEvent;
 }
@@ -149,12 +169,16 @@ export function verifyWebhook(opts: {
     offered = webhookSignatures.split(/\s+/);
     expectedFor = (secret, timestamp) => standardSignature(secret, webhookId, timestamp, rawBody);
   } else {
-    fail('missing_header', 'neither X-Svc-Timestamp and X-Svc-Signature nor webhook-id, webhook-timestamp and webhook-signature are present');
+    fail(
+      'missing_header',
+      'neither X-Svc-Timestamp and X-Svc-Signature nor webhook-id, webhook-timestamp and webhook-signature are present',
+    );
   }
 
   if (!/^\d{1,15}$/.test(timestampHeader)) fail('invalid_timestamp', 'timestamp is not whole unix seconds');
   const timestamp = Number(timestampHeader);
-  if (Math.abs(now() - timestamp * 1000) >= toleranceSeconds * 1000) fail('stale_timestamp', `timestamp is ${toleranceSeconds} s or more away from now`);
+  if (Math.abs(now() - timestamp * 1000) >= toleranceSeconds * 1000)
+    fail('stale_timestamp', `timestamp is ${toleranceSeconds} s or more away from now`);
 
   const expected = secrets.map((secret) => expectedFor(secret, timestamp));
   if (!offered.some((signature) => expected.some((candidate) => constantTimeEqual(signature, candidate)))) {

@@ -1,11 +1,4 @@
-import type {
-  IDataObject,
-  IHookFunctions,
-  INodeType,
-  INodeTypeDescription,
-  IWebhookFunctions,
-  IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { segment, svcApiRequest, svcApiRequestUnlessNotFound } from '../shared/transport';
 import { EVENT_OPTIONS } from './events';
@@ -74,7 +67,12 @@ export class SvcTrigger implements INodeType {
         if (state.endpointId === undefined || state.endpointSecret === undefined) return false;
         const endpoint = await svcApiRequestUnlessNotFound.call(this, 'GET', `/webhook-endpoints/${segment(state.endpointId)}`);
         const events = this.getNodeParameter('events') as string[];
-        return endpoint !== undefined && endpoint.url === this.getNodeWebhookUrl('default') && endpoint.enabled === true && sameEvents(endpoint.events, events);
+        return (
+          endpoint !== undefined &&
+          endpoint.url === this.getNodeWebhookUrl('default') &&
+          endpoint.enabled === true &&
+          sameEvents(endpoint.events, events)
+        );
       },
 
       async create(this: IHookFunctions): Promise<boolean> {
@@ -115,7 +113,11 @@ export class SvcTrigger implements INodeType {
     const check =
       endpointSecret === undefined
         ? 'unknown_endpoint'
-        : checkSvcSignature(endpointSecret, { rawBody: req.rawBody, timestamp: req.header('x-svc-timestamp'), signatures: req.header('x-svc-signature') });
+        : checkSvcSignature(endpointSecret, {
+            rawBody: req.rawBody,
+            timestamp: req.header('x-svc-timestamp'),
+            signatures: req.header('x-svc-signature'),
+          });
     if (check !== 'valid') return reject.call(this, 401, check);
     const event = parseEvent(req.rawBody);
     if (event === undefined) return reject.call(this, 400, 'invalid_body');

@@ -43,14 +43,24 @@ function problemError(this: SvcContext, response: IN8nHttpFullResponse): NodeApi
 }
 
 /** Calls `{baseUrl}/api/v1/public{path}` with the svc credentials; a non-2xx answer becomes a NodeApiError carrying svc's problem details. */
-export async function svcApiRequest(this: SvcContext, method: IHttpRequestMethods, path: string, request: SvcRequest = {}): Promise<IDataObject> {
+export async function svcApiRequest(
+  this: SvcContext,
+  method: IHttpRequestMethods,
+  path: string,
+  request: SvcRequest = {},
+): Promise<IDataObject> {
   const response = await send.call(this, method, path, request);
   if (response.statusCode >= 400) throw problemError.call(this, response);
   return (response.body ?? {}) as IDataObject;
 }
 
 /** Like svcApiRequest, but a 404 answer is `undefined` instead of an error. */
-export async function svcApiRequestUnlessNotFound(this: SvcContext, method: IHttpRequestMethods, path: string, request: SvcRequest = {}): Promise<IDataObject | undefined> {
+export async function svcApiRequestUnlessNotFound(
+  this: SvcContext,
+  method: IHttpRequestMethods,
+  path: string,
+  request: SvcRequest = {},
+): Promise<IDataObject | undefined> {
   const response = await send.call(this, method, path, request);
   if (response.statusCode === 404) return undefined;
   if (response.statusCode >= 400) throw problemError.call(this, response);

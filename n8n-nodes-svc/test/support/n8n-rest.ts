@@ -14,8 +14,12 @@ export async function ownerSession(baseUrl: string): Promise<N8nSession> {
     headers: { 'content-type': 'application/json', 'browser-id': browserId },
     body: JSON.stringify({ email: 'owner@example.com', firstName: 'Test', lastName: 'Owner', password: `Owner-${randomUUID()}` }),
   });
-  const cookie = setup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  if (setup.status !== 200 || !cookie.includes('n8n-auth=')) throw new Error(`n8n owner setup failed: ${setup.status} ${await setup.text()}`);
+  const cookie = setup.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  if (setup.status !== 200 || !cookie.includes('n8n-auth='))
+    throw new Error(`n8n owner setup failed: ${setup.status} ${await setup.text()}`);
   return {
     async request(method, path, body) {
       const res = await fetch(baseUrl + path, {

@@ -14,10 +14,15 @@ export const INSTALL_TIMEOUT_MS = 15 * 60_000;
 /** Installs a pinned tool into the cache outside the repo unless it is there already; resolves with its executable. */
 export function ensureTool(tool: 'n8n' | 'node-cli'): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', [path.join(PACKAGE_DIR, 'scripts/ensure-n8n.sh'), tool], { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`ensure-n8n.sh ${tool} failed: ${error.message}\n${stderr}`));
-      else resolve(stdout.trim().split('\n').at(-1)!);
-    });
+    execFile(
+      'bash',
+      [path.join(PACKAGE_DIR, 'scripts/ensure-n8n.sh'), tool],
+      { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`ensure-n8n.sh ${tool} failed: ${error.message}\n${stderr}`));
+        else resolve(stdout.trim().split('\n').at(-1)!);
+      },
+    );
   });
 }
 
@@ -177,7 +182,8 @@ export async function createN8nHome(bin: string, install: Install): Promise<N8nH
 export function executionOf(result: CliResult): Execution {
   const start = result.stdout.search(/^\{/m);
   const end = result.stdout.lastIndexOf('\n}');
-  if (start < 0 || end < start) throw new Error(`n8n execute printed no execution (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  if (start < 0 || end < start)
+    throw new Error(`n8n execute printed no execution (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
   return JSON.parse(result.stdout.slice(start, end + 2));
 }
 
@@ -194,7 +200,8 @@ export interface RunOfNode {
 }
 
 /** The items the node named `name` output on its first run. */
-export function outputOf(execution: Execution, name: string): Record<string, any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- n8n items are arbitrary JSON
+export function outputOf(execution: Execution, name: string): Record<string, any>[] {
   const run = execution.data.resultData.runData[name]?.[0];
   if (!run?.data) throw new Error(`node "${name}" did not run or output nothing: ${JSON.stringify(run?.error ?? null)}`);
   return run.data.main[0]!.map((item) => item.json);

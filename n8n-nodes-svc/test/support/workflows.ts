@@ -20,7 +20,14 @@ export function svcCredentialExport(baseUrl: string, apiKey: string): unknown[] 
 }
 
 /** A node of this package (`svc` or `svcTrigger`) using the svc credential; nodes are laid out top to bottom in the order built, which is the order n8n runs sibling branches in. */
-export function svcNode(typePrefix: string, type: 'svc' | 'svcTrigger', name: string, row: number, parameters: Record<string, unknown>, extra: Partial<WorkflowNode> = {}): WorkflowNode {
+export function svcNode(
+  typePrefix: string,
+  type: 'svc' | 'svcTrigger',
+  name: string,
+  row: number,
+  parameters: Record<string, unknown>,
+  extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
   return {
     id: `node-${row}`,
     name,

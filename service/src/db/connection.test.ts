@@ -22,7 +22,9 @@ describe('database connection and migrations', () => {
     const first = migrate(db);
     expect(first[0]).toBe('0001_foundation.sql');
     expect(migrate(db)).toEqual([]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(first.map((f) => Number(f.slice(0, 4))));
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(
+      first.map((f) => Number(f.slice(0, 4))),
+    );
     db.close();
   });
 

@@ -12,24 +12,20 @@ export function eventsRoutes(events: EventsService): RouteDef[] {
       path: '/events',
       scope: 'meetings:read',
       handler(req, res) {
-        res.json(
-          events.feed(req.principal!, { types: [...EVENT_TYPES], since: queryParam(req, 'since'), limit: parseLimit(req) }),
-        );
+        res.json(events.feed(req.principal!, { types: [...EVENT_TYPES], since: queryParam(req, 'since'), limit: parseLimit(req) }));
       },
     },
-    ...EVENT_TYPES.map(
-      (type): RouteDef => ({
-        method: 'get',
-        path: `/triggers/${type}`,
-        scope: EVENT_SCOPES[type],
-        handler(req, res) {
-          const slug = queryParam(req, 'slug');
-          if (slug !== undefined && type !== 'registration.created') {
-            throw ApiError.invalid([{ param: 'slug', message: 'only filters registration.created' }]);
-          }
-          res.json(events.feed(req.principal!, { types: [type], since: queryParam(req, 'since'), limit: parseLimit(req), slug }));
-        },
-      }),
-    ),
+    ...EVENT_TYPES.map((type): RouteDef => ({
+      method: 'get',
+      path: `/triggers/${type}`,
+      scope: EVENT_SCOPES[type],
+      handler(req, res) {
+        const slug = queryParam(req, 'slug');
+        if (slug !== undefined && type !== 'registration.created') {
+          throw ApiError.invalid([{ param: 'slug', message: 'only filters registration.created' }]);
+        }
+        res.json(events.feed(req.principal!, { types: [type], since: queryParam(req, 'since'), limit: parseLimit(req), slug }));
+      },
+    })),
   ];
 }

@@ -90,10 +90,18 @@ export class EventsService {
     const filters = principal.organizations.map((o) => ({ organizationId: o.id, types, slug: query.slug }));
     if (query.since !== undefined) {
       const since = query.since;
-      const rows = mergeRows(filters.map((f) => this.repo.after(f, since, query.limit)), 'asc', query.limit);
+      const rows = mergeRows(
+        filters.map((f) => this.repo.after(f, since, query.limit)),
+        'asc',
+        query.limit,
+      );
       return { data: rows.map(envelopeOf), next_cursor: rows.at(-1)?.id ?? since };
     }
-    const rows = mergeRows(filters.map((f) => this.repo.latest(f, query.limit)), 'desc', query.limit);
+    const rows = mergeRows(
+      filters.map((f) => this.repo.latest(f, query.limit)),
+      'desc',
+      query.limit,
+    );
     return { data: rows.map(envelopeOf), next_cursor: rows[0]?.id ?? null };
   }
 }

@@ -32,14 +32,19 @@ describe('events: emitters, GET /events and the polling feed', () => {
       });
       expect(ended.data.meeting).toMatchObject({ id: m.id, status: 'ended', ended_at: new Date(t.clock.now()).toISOString() });
       expect(ended.created_at).toBe(new Date(t.clock.now()).toISOString());
-      const all = (await get('/events?limit=100')).body.data.filter((e: { data: { meeting: { id: string } } }) => e.data.meeting.id === m.id);
+      const all = (await get('/events?limit=100')).body.data.filter(
+        (e: { data: { meeting: { id: string } } }) => e.data.meeting.id === m.id,
+      );
       expect(all.map((e: { type: string }) => e.type)).toEqual(['meeting.ended', 'meeting.started']);
     });
 
     it('registration.created for a new registration only, never for a repeat', async () => {
       seedMeeting(t, { kind: 'webinar', slug: 'emit-webinar', title: 'Emit' });
       const before = eventCount();
-      const reg = await t.request('POST', '/api/v1/public/webinars/emit-webinar/registrations', { key, body: { email: 'e@example.com', name: 'E' } });
+      const reg = await t.request('POST', '/api/v1/public/webinars/emit-webinar/registrations', {
+        key,
+        body: { email: 'e@example.com', name: 'E' },
+      });
       await t.request('POST', '/api/v1/public/webinars/emit-webinar/registrations', { key, body: { email: 'E@example.com', name: 'E' } });
       expect(eventCount()).toBe(before + 1);
       const event = (await get('/triggers/registration.created?limit=1')).body.data[0];
@@ -53,16 +58,34 @@ describe('events: emitters, GET /events and the polling feed', () => {
     it('recording.ready, transcript.ready and summary.ready (the media pipeline’s service functions)', async () => {
       const m = seedMeeting(t, { title: 'Media' });
       const rec = t.services.recordings.start(m.id, 'video');
-      t.services.recordings.markReady(rec.id, { fileName: `${rec.id}.webm`, contentType: 'video/webm', sizeBytes: 2048, durationSeconds: 61 });
-      t.services.transcripts.complete(m.id, { language: 'en', segments: [{ start: 0, end: 1.5, speaker: null, text: 'Hello there.' }, { start: 1.5, end: 3, speaker: null, text: 'Bye.' }] });
+      t.services.recordings.markReady(rec.id, {
+        fileName: `${rec.id}.webm`,
+        contentType: 'video/webm',
+        sizeBytes: 2048,
+        durationSeconds: 61,
+      });
+      t.services.transcripts.complete(m.id, {
+        language: 'en',
+        segments: [
+          { start: 0, end: 1.5, speaker: null, text: 'Hello there.' },
+          { start: 1.5, end: 3, speaker: null, text: 'Bye.' },
+        ],
+      });
       t.services.summaries.save(m.id, { tldr: 'Greetings.', decisions: [], action_items: [], generator: 'extractive' });
       const recording = (await get('/triggers/recording.ready?limit=1')).body.data[0];
-      expect(recording.data.recording).toMatchObject({ id: rec.id, status: 'ready', duration_seconds: 61, download_url: `https://meet.example.com/api/v1/public/recordings/${rec.id}/download` });
+      expect(recording.data.recording).toMatchObject({
+        id: rec.id,
+        status: 'ready',
+        duration_seconds: 61,
+        download_url: `https://meet.example.com/api/v1/public/recordings/${rec.id}/download`,
+      });
       expect(recording.data.meeting.id).toBe(m.id);
       expect((await get('/triggers/transcript.ready?limit=1')).body.data[0].data.transcript).toEqual({ language: 'en', segment_count: 2 });
       expect((await get('/triggers/summary.ready?limit=1')).body.data[0].data.summary).toEqual({ tldr: 'Greetings.' });
       expect((await get(`/meetings/${m.id}/transcript`)).body.text).toBe('Hello there. Bye.');
-      expect(() => t.services.recordings.markReady(rec.id, { fileName: 'x', contentType: 'video/webm', sizeBytes: 1, durationSeconds: 1 })).toThrow(/already ready/);
+      expect(() =>
+        t.services.recordings.markReady(rec.id, { fileName: 'x', contentType: 'video/webm', sizeBytes: 1, durationSeconds: 1 }),
+      ).toThrow(/already ready/);
     });
 
     it('writes nothing when the change it describes rolls back', () => {
@@ -87,7 +110,10 @@ describe('events: emitters, GET /events and the polling feed', () => {
       for (let i = 0; i < 5; i++) {
         for (const slug of ['feed-a', 'feed-b']) {
           t.clock.advance(1);
-          await t.request('POST', `/api/v1/public/webinars/${slug}/registrations`, { key, body: { email: `p${i}@example.com`, name: `P${i}` } });
+          await t.request('POST', `/api/v1/public/webinars/${slug}/registrations`, {
+            key,
+            body: { email: `p${i}@example.com`, name: `P${i}` },
+          });
         }
       }
       ids = (await get('/triggers/registration.created?limit=100')).body.data.map((e: { id: string }) => e.id);
@@ -131,7 +157,12 @@ describe('events: emitters, GET /events and the polling feed', () => {
 
     it('404s unknown event types and rejects bad since and limit values', async () => {
       expect((await get('/triggers/meeting.exploded')).status).toBe(404);
-      for (const [q, param] of [['since=nope', 'since'], ['limit=0', 'limit'], ['limit=101', 'limit'], ['since=evt_1&since=evt_2', 'since']]) {
+      for (const [q, param] of [
+        ['since=nope', 'since'],
+        ['limit=0', 'limit'],
+        ['limit=101', 'limit'],
+        ['since=evt_1&since=evt_2', 'since'],
+      ]) {
         const res = await get(`/events?${q}`);
         expect([q, res.status, res.body.param]).toEqual([q, 400, param]);
       }
@@ -141,9 +172,16 @@ describe('events: emitters, GET /events and the polling feed', () => {
       const other = t.services.identity.createOrganization(t.owner.id, 'Elsewhere');
       seedMeeting(t, { kind: 'webinar', slug: 'elsewhere' }, other.id);
       const unrestricted = t.key();
-      await t.request('POST', '/api/v1/public/webinars/elsewhere/registrations', { key: unrestricted, body: { email: 'x@example.com', name: 'X' } });
+      await t.request('POST', '/api/v1/public/webinars/elsewhere/registrations', {
+        key: unrestricted,
+        body: { email: 'x@example.com', name: 'X' },
+      });
       const restricted = t.key(SCOPES, { org: t.org.id });
-      for (const path of ['/events?limit=100', '/triggers/registration.created?limit=100', `/triggers/registration.created?since=${ids.at(-1)}&limit=100`]) {
+      for (const path of [
+        '/events?limit=100',
+        '/triggers/registration.created?limit=100',
+        `/triggers/registration.created?since=${ids.at(-1)}&limit=100`,
+      ]) {
         const slugs = (await get(path, restricted)).body.data.map((e: { data: { webinar?: { slug: string } } }) => e.data.webinar?.slug);
         expect(slugs).not.toContain('elsewhere');
       }
@@ -156,7 +194,10 @@ describe('events: emitters, GET /events and the polling feed', () => {
     const cursor0 = (await get('/triggers/registration.created?limit=1')).body.next_cursor as string;
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; i < 40; i++) {
-        await t.request('POST', '/api/v1/public/webinars/busy-webinar/registrations', { key, body: { email: `w${w}-${i}@example.com`, name: 'W' } });
+        await t.request('POST', '/api/v1/public/webinars/busy-webinar/registrations', {
+          key,
+          body: { email: `w${w}-${i}@example.com`, name: 'W' },
+        });
       }
     });
     const seen: string[] = [];

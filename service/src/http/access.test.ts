@@ -20,7 +20,13 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/events', scope: 'meetings:read' },
   ...EVENT_TYPES.map((type) => ({ method: 'GET', path: `/triggers/${type}`, scope: EVENT_SCOPES[type] })),
   // Subscribing to an event type also needs the scope that reads it.
-  { method: 'POST', path: '/webhook-endpoints', scope: 'webhooks:write', body: { url: 'https://hooks.example.com/x', events: ['meeting.ended'] }, alsoNeeds: ['meetings:read'] },
+  {
+    method: 'POST',
+    path: '/webhook-endpoints',
+    scope: 'webhooks:write',
+    body: { url: 'https://hooks.example.com/x', events: ['meeting.ended'] },
+    alsoNeeds: ['meetings:read'],
+  },
   { method: 'GET', path: '/webhook-endpoints', scope: 'webhooks:write' },
   { method: 'GET', path: '/webhook-endpoints/{endpoint_id}', scope: 'webhooks:write' },
   { method: 'PATCH', path: '/webhook-endpoints/{endpoint_id}', scope: 'webhooks:write', body: { description: 'Changed' } },
@@ -28,10 +34,22 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'POST', path: '/webhook-endpoints/{endpoint_id}/rotate-secret', scope: 'webhooks:write' },
   { method: 'GET', path: '/webhook-endpoints/{endpoint_id}/deliveries', scope: 'webhooks:write' },
   { method: 'POST', path: '/deliveries/{delivery_id}/redeliver', scope: 'webhooks:write' },
-  { method: 'POST', path: '/integrations', scope: 'integrations:write', body: { kind: 'teams', webhook_url: 'https://teams.example.com/hook', events: ['meeting.ended'] }, alsoNeeds: ['meetings:read'] },
+  {
+    method: 'POST',
+    path: '/integrations',
+    scope: 'integrations:write',
+    body: { kind: 'teams', webhook_url: 'https://teams.example.com/hook', events: ['meeting.ended'] },
+    alsoNeeds: ['meetings:read'],
+  },
   { method: 'GET', path: '/integrations', scope: 'integrations:write' },
   { method: 'GET', path: '/integrations/{integration_id}', scope: 'integrations:write' },
-  { method: 'PATCH', path: '/integrations/{integration_id}', scope: 'integrations:write', body: { events: ['meeting.started'] }, alsoNeeds: ['meetings:read'] },
+  {
+    method: 'PATCH',
+    path: '/integrations/{integration_id}',
+    scope: 'integrations:write',
+    body: { events: ['meeting.started'] },
+    alsoNeeds: ['meetings:read'],
+  },
   { method: 'DELETE', path: '/integrations/{integration_id}', scope: 'integrations:write' },
   { method: 'GET', path: '/integrations/{integration_id}/deliveries', scope: 'integrations:write' },
 ];
@@ -42,7 +60,11 @@ type Ids = { id: string; recording_id: string; slug: string; endpoint_id: string
 function seedEndpoint(t: TestServer, orgId: string): { endpoint_id: string; delivery_id: string; integration_id: string } {
   const principal = principalIn(t, orgId, ['meetings:read', 'webhooks:write']);
   const endpoint = t.services.webhooks.create(principal, { url: 'https://hooks.example.com/seed', events: ['meeting.started'] });
-  const integration = t.services.integrations.create(orgId, { kind: 'teams', webhook_url: 'https://teams.example.com/seed', events: ['meeting.started'] });
+  const integration = t.services.integrations.create(orgId, {
+    kind: 'teams',
+    webhook_url: 'https://teams.example.com/seed',
+    events: ['meeting.started'],
+  });
   t.services.meetings.start(seedMeeting(t, {}, orgId));
   const [delivery] = t.services.deliveries.listForDestination(endpoint.id, null, 1);
   return { endpoint_id: endpoint.id, delivery_id: delivery!.id, integration_id: integration.id };
@@ -155,7 +177,10 @@ describe('organization isolation across every endpoint', () => {
   });
 
   it('cannot create in another organization, and /me shows only its own', async () => {
-    const res = await t.request('POST', '/api/v1/public/meetings', { key: restrictedKey, body: { title: 'x', organization_id: otherOrgId } });
+    const res = await t.request('POST', '/api/v1/public/meetings', {
+      key: restrictedKey,
+      body: { title: 'x', organization_id: otherOrgId },
+    });
     expect(res.status).toBe(400);
     expect(res.body.param).toBe('organization_id');
     const me = await t.request('GET', '/api/v1/public/me', { key: restrictedKey });
@@ -178,7 +203,13 @@ describe('organization isolation across every endpoint', () => {
     const stranger = { id: t.services.ids.next('usr'), name: 'Stranger', email: 'stranger@example.com', created_at: at };
     t.services.db.prepare('INSERT INTO users (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)').run(stranger);
     t.services.identity.createOrganization(stranger.id, 'Stranger org');
-    const { key } = t.services.keys.create({ userId: stranger.id, name: 'stranger', scopes: [...SCOPES], rateLimitPerMinute: 100000, rateLimitPerSecond: 100000 });
+    const { key } = t.services.keys.create({
+      userId: stranger.id,
+      name: 'stranger',
+      scopes: [...SCOPES],
+      rateLimitPerMinute: 100000,
+      rateLimitPerSecond: 100000,
+    });
     expect((await t.request('GET', `/api/v1/public/meetings/${foreign.id}`, { key })).status).toBe(404);
     expect((await t.request('GET', '/api/v1/public/meetings', { key })).body.data).toEqual([]);
   });

@@ -23,8 +23,6 @@ export const requireKey: RequestHandler = function requireKeyMiddleware(req, res
 export function requireScope(scope: Scope): RequestHandler {
   return function requireScopeMiddleware(req, _res, next) {
     if (req.principal?.key.scopes.includes(scope)) return next();
-    next(
-      new ApiError('insufficient_scope', 403, `This API key lacks the ${scope} scope`, { required_scope: scope }),
-    );
+    next(new ApiError('insufficient_scope', 403, `This API key lacks the ${scope} scope`, { required_scope: scope }));
   };
 }

@@ -118,7 +118,13 @@ describe('rate limit over HTTP (fake clock)', () => {
 
   it('gives a key with a raised limit its own budget, reported in the headers', async () => {
     t.clock.advance(120_000);
-    const { key } = t.services.keys.create({ userId: t.owner.id, name: 'partner', scopes: [], rateLimitPerMinute: 600, rateLimitPerSecond: 50 });
+    const { key } = t.services.keys.create({
+      userId: t.owner.id,
+      name: 'partner',
+      scopes: [],
+      rateLimitPerMinute: 600,
+      rateLimitPerSecond: 50,
+    });
     for (let i = 0; i < 50; i++) expect((await t.request('GET', '/api/v1/public/me', { key })).status).toBe(200);
     const limited = await t.request('GET', '/api/v1/public/me', { key });
     expect(limited.status).toBe(429);

@@ -87,9 +87,7 @@ export class RateLimiter {
       second.push(now);
       minute.push(now);
     }
-    const retryAt = allowed
-      ? now
-      : Math.max(second.belowLimitAt(limits.perSecond, now), minute.belowLimitAt(limits.perMinute, now));
+    const retryAt = allowed ? now : Math.max(second.belowLimitAt(limits.perSecond, now), minute.belowLimitAt(limits.perMinute, now));
     return {
       allowed,
       limits,

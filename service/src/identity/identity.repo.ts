@@ -39,9 +39,7 @@ export class IdentityRepo {
     this.allOrgs = db.prepare<[], OrganizationRow>('SELECT * FROM organizations ORDER BY id');
     this.insertUserStmt = db.prepare('INSERT INTO users (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)');
     this.insertOrgStmt = db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (@id, @name, @created_at)');
-    this.insertMembershipStmt = db.prepare(
-      'INSERT INTO memberships (user_id, organization_id, role, created_at) VALUES (?, ?, ?, ?)',
-    );
+    this.insertMembershipStmt = db.prepare('INSERT INTO memberships (user_id, organization_id, role, created_at) VALUES (?, ?, ?, ?)');
   }
 
   /** The key with this lookup part, with its user and the user's organizations (oldest membership first). */

@@ -34,14 +34,29 @@ export class ChatTarget implements DeliveryTarget {
 
   health(destinationId: string): DestinationHealth | undefined {
     const row = this.integrations.findAny(destinationId);
-    return row && { enabled: row.enabled === 1, disabled_reason: row.disabled_reason, failing_since: row.failing_since, last_error: row.last_error };
+    return (
+      row && {
+        enabled: row.enabled === 1,
+        disabled_reason: row.disabled_reason,
+        failing_since: row.failing_since,
+        last_error: row.last_error,
+      }
+    );
   }
 
-  saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; delivered: boolean; now: number }): void {
-    this.integrations.updateHealth(destinationId, { ...health, enabled: health.enabled ? 1 : 0 }, {
-      lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
-      updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
-    });
+  saveHealth(
+    destinationId: string,
+    health: DestinationHealth,
+    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
+  ): void {
+    this.integrations.updateHealth(
+      destinationId,
+      { ...health, enabled: health.enabled ? 1 : 0 },
+      {
+        lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
+        updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
+      },
+    );
   }
 
   private async postToSlack(integration: IntegrationRow, token: string, event: WebhookEvent, links: EventLinks): Promise<SendResult> {

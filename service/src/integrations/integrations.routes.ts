@@ -3,7 +3,12 @@ import { parsePageRequest, toPage } from '../http/pagination';
 import type { RouteDef } from '../http/routes';
 import { bodyValidator } from '../http/validation';
 import type { IdentityService } from '../identity/identity.service';
-import { createIntegrationSchema, updateIntegrationSchema, type CreateIntegrationInput, type UpdateIntegrationInput } from './integrations.schemas';
+import {
+  createIntegrationSchema,
+  updateIntegrationSchema,
+  type CreateIntegrationInput,
+  type UpdateIntegrationInput,
+} from './integrations.schemas';
 import { view, type IntegrationsService } from './integrations.service';
 
 /** Settings > Integrations: Slack and Teams notifications (scope integrations:write). */

@@ -85,11 +85,17 @@ export class IntegrationsService implements EventSubscriber {
 
   update(orgIds: string[], id: string, input: UpdateIntegrationInput): Integration {
     const row = this.find(orgIds, id);
-    if (row.kind === 'slack' && input.webhook_url !== undefined) throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
+    if (row.kind === 'slack' && input.webhook_url !== undefined)
+      throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
     if (row.kind === 'teams' && (input.bot_token !== undefined || input.channel !== undefined)) {
       throw ApiError.invalid([{ param: input.bot_token !== undefined ? 'bot_token' : 'channel', message: 'is for Slack integrations' }]);
     }
-    const next: IntegrationRow = { ...row, events: input.events ?? row.events, channel: input.channel ?? row.channel, updated_at: isoAt(this.clock.now()) };
+    const next: IntegrationRow = {
+      ...row,
+      events: input.events ?? row.events,
+      channel: input.channel ?? row.channel,
+      updated_at: isoAt(this.clock.now()),
+    };
     const newSecret = row.kind === 'slack' ? input.bot_token : input.webhook_url;
     if (newSecret !== undefined) {
       const secret = this.secretOf(row.kind, row.kind === 'slack' ? { bot_token: newSecret } : { webhook_url: newSecret });

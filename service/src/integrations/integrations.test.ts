@@ -17,7 +17,11 @@ describe('integrations: Slack and Teams notifications', () => {
   beforeEach(async () => {
     slack = await startFakeSlack({ token: TOKEN, channels: ['C0MEETINGS'] });
     teams = await startFakeTeams();
-    t = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_SLACK_API_URL: slack.apiUrl, SVC_BASE_URL: 'https://meet.example.com' });
+    t = await startTestServer({
+      SVC_ALLOW_INSECURE_WEBHOOKS: 'true',
+      SVC_SLACK_API_URL: slack.apiUrl,
+      SVC_BASE_URL: 'https://meet.example.com',
+    });
     key = t.key();
     worker = createDeliveryWorker(t.services, t.config, createLogger('silent'), { random: () => 0.5 });
   });
@@ -30,7 +34,8 @@ describe('integrations: Slack and Teams notifications', () => {
   const api = (method: string, path: string, body?: unknown, k = key) => t.request(method, `/api/v1/public${path}`, { key: k, body });
   const addSlack = (events: string[] = ['meeting.started'], channel = 'C0MEETINGS') =>
     api('POST', '/integrations', { kind: 'slack', bot_token: TOKEN, channel, events });
-  const addTeams = (events: string[] = ['meeting.started']) => api('POST', '/integrations', { kind: 'teams', webhook_url: teams.url, events });
+  const addTeams = (events: string[] = ['meeting.started']) =>
+    api('POST', '/integrations', { kind: 'teams', webhook_url: teams.url, events });
 
   /** One event of every type, through the services that emit them. */
   async function emitEveryType(): Promise<void> {
@@ -39,7 +44,12 @@ describe('integrations: Slack and Teams notifications', () => {
     t.clock.advance(45 * 60_000);
     t.services.meetings.end(t.services.meetings.findAnywhere(m.id));
     const rec = t.services.recordings.start(m.id, 'video');
-    t.services.recordings.markReady(rec.id, { fileName: `${rec.id}.webm`, contentType: 'video/webm', sizeBytes: 1000, durationSeconds: 2701 });
+    t.services.recordings.markReady(rec.id, {
+      fileName: `${rec.id}.webm`,
+      contentType: 'video/webm',
+      sizeBytes: 1000,
+      durationSeconds: 2701,
+    });
     t.services.transcripts.complete(m.id, { language: 'en', segments: [{ start: 0, end: 2, speaker: null, text: 'Hello.' }] });
     t.services.summaries.save(m.id, { tldr: 'Plan approved.', decisions: [], action_items: [], generator: 'extractive' });
     seedMeeting(t, { kind: 'webinar', slug: 'launch-day', title: 'Launch day' });
@@ -51,9 +61,20 @@ describe('integrations: Slack and Teams notifications', () => {
     const s = await addSlack();
     const tm = await addTeams();
     expect(s.status).toBe(201);
-    expect(s.body).toMatchObject({ kind: 'slack', channel: 'C0MEETINGS', secret_hint: 'xoxb-…uvwx', enabled: true, status: 'ok', last_error: null });
+    expect(s.body).toMatchObject({
+      kind: 'slack',
+      channel: 'C0MEETINGS',
+      secret_hint: 'xoxb-…uvwx',
+      enabled: true,
+      status: 'ok',
+      last_error: null,
+    });
     expect(tm.body).toMatchObject({ kind: 'teams', channel: null, secret_hint: new URL(teams.url).host });
-    const everything = JSON.stringify([(await api('GET', '/integrations')).body, (await api('GET', `/integrations/${s.body.id}`)).body, t.services.db.prepare('SELECT * FROM integrations').all()]);
+    const everything = JSON.stringify([
+      (await api('GET', '/integrations')).body,
+      (await api('GET', `/integrations/${s.body.id}`)).body,
+      t.services.db.prepare('SELECT * FROM integrations').all(),
+    ]);
     expect(everything).not.toContain(TOKEN.slice(5));
     expect(everything).not.toContain('secret-sig');
   });
@@ -65,7 +86,9 @@ describe('integrations: Slack and Teams notifications', () => {
     expect(slack.problems).toEqual([]);
     expect(slack.posts.map((p) => [p.token, p.channel])).toEqual(Array(6).fill([TOKEN, 'C0MEETINGS']));
     const texts = slack.posts.map((p) => p.text);
-    expect(texts[0]).toBe(`Quarterly <review> & plan has started https://meet.example.com/m/${t.services.meetings.findAnywhere(t.services.db.prepare("SELECT id FROM meetings WHERE title LIKE 'Quarterly%'").pluck().get() as string).code}`);
+    expect(texts[0]).toBe(
+      `Quarterly <review> & plan has started https://meet.example.com/m/${t.services.meetings.findAnywhere(t.services.db.prepare("SELECT id FROM meetings WHERE title LIKE 'Quarterly%'").pluck().get() as string).code}`,
+    );
     expect(texts[1]).toMatch(/has ended/);
     expect(texts[2]).toMatch(/^The recording of .* is ready https:\/\/meet\.example\.com\/api\/v1\/public\/recordings\/rec_\w+\/download$/);
     expect(texts[3]).toMatch(/transcript of .* is ready/);
@@ -89,7 +112,9 @@ describe('integrations: Slack and Teams notifications', () => {
     expect(teams.posts[0]!.path).toBe(new URL(teams.url).pathname + new URL(teams.url).search);
     const started = teams.posts[0]!.card as { body: { text?: string }[]; actions: { type: string; url: string; title: string }[] };
     expect(started.body[0]!.text).toBe('Quarterly <review> & plan has started');
-    expect(started.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Join', url: expect.stringMatching(/^https:\/\/meet\.example\.com\/m\/[a-z-]+$/) }]);
+    expect(started.actions).toEqual([
+      { type: 'Action.OpenUrl', title: 'Join', url: expect.stringMatching(/^https:\/\/meet\.example\.com\/m\/[a-z-]+$/) },
+    ]);
     expect(JSON.stringify(teams.posts[2]!.card)).toContain('Download recording');
   });
 
@@ -98,9 +123,17 @@ describe('integrations: Slack and Teams notifications', () => {
     slack.rateLimitNext(1, 30);
     t.services.meetings.start(seedMeeting(t));
     await worker.runOnce();
-    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({ status: 'failing', last_error: 'ratelimited', enabled: true });
+    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({
+      status: 'failing',
+      last_error: 'ratelimited',
+      enabled: true,
+    });
     const [delivery] = (await api('GET', `/integrations/${integration.id}/deliveries`)).body.data;
-    expect(delivery).toMatchObject({ status: 'pending', integration_id: integration.id, next_attempt_at: new Date(t.clock.now() + 30_000).toISOString() });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      integration_id: integration.id,
+      next_attempt_at: new Date(t.clock.now() + 30_000).toISOString(),
+    });
     expect(delivery.attempts[0]).toMatchObject({ status_code: 429, error: 'ratelimited' });
     t.clock.advance(29_999);
     expect(await worker.runOnce()).toBe(0);
@@ -120,7 +153,10 @@ describe('integrations: Slack and Teams notifications', () => {
       disabled_reason: 'Slack answered channel_not_found',
       last_error: 'channel_not_found',
     });
-    expect((await api('GET', `/integrations/${integration.id}/deliveries`)).body.data[0]).toMatchObject({ status: 'failed', attempt_count: 1 });
+    expect((await api('GET', `/integrations/${integration.id}/deliveries`)).body.data[0]).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+    });
     t.services.meetings.start(seedMeeting(t));
     expect(await worker.runOnce()).toBe(0);
     const fixed = await api('PATCH', `/integrations/${integration.id}`, { channel: 'C0MEETINGS' });
@@ -139,7 +175,10 @@ describe('integrations: Slack and Teams notifications', () => {
     teams.answerWith(404);
     t.clock.advance(5_000);
     await worker.runOnce();
-    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({ status: 'disabled', disabled_reason: 'the Teams workflow URL answered 404' });
+    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'the Teams workflow URL answered 404',
+    });
   });
 
   it.each([
@@ -171,7 +210,12 @@ describe('integrations: Slack and Teams notifications', () => {
     const other = t.services.identity.createOrganization(t.owner.id, 'Other');
     const foreign = t.services.integrations.create(other.id, { kind: 'teams', webhook_url: teams.url, events: ['meeting.started'] });
     const restricted = t.key(SCOPES, { org: t.org.id });
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['GET', '/deliveries']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['GET', '/deliveries'],
+    ] as const) {
       const res = await api(method, `/integrations/${foreign.id}${path}`, method === 'PATCH' ? { enabled: false } : undefined, restricted);
       expect([method, path, res.status]).toEqual([method, path, 404]);
     }

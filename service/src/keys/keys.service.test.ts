@@ -32,7 +32,12 @@ describe('KeysService', () => {
   });
 
   it('stops accepting a key at its expiry', () => {
-    const { key } = services.keys.create({ userId: owner.id, name: 'short', scopes: [], expiresAt: new Date(clock.now() + 60_000).toISOString() });
+    const { key } = services.keys.create({
+      userId: owner.id,
+      name: 'short',
+      scopes: [],
+      expiresAt: new Date(clock.now() + 60_000).toISOString(),
+    });
     clock.advance(59_999);
     expect(verify(key)).toBeDefined();
     clock.advance(1);

@@ -100,9 +100,7 @@ export class MeetingsRepo {
   list(orgIds: string[], opts: { status?: MeetingStatus; before: string | null; limit: number }): MeetingRow[] {
     const before = opts.before ?? '~';
     const orgs = JSON.stringify(orgIds);
-    return opts.status
-      ? this.listByStatusStmt.all(orgs, opts.status, before, opts.limit)
-      : this.listStmt.all(orgs, before, opts.limit);
+    return opts.status ? this.listByStatusStmt.all(orgs, opts.status, before, opts.limit) : this.listStmt.all(orgs, before, opts.limit);
   }
 
   /** Applies `changes` when the meeting is still in `expectedStatus`; false when it was not. */

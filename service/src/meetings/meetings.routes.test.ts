@@ -9,12 +9,16 @@ describe('meetings API', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: unknown, headers?: Record<string, string>) =>
-    t.request('POST', '/api/v1/public/meetings', { key, body, headers });
+  const create = (body: unknown, headers?: Record<string, string>) => t.request('POST', '/api/v1/public/meetings', { key, body, headers });
   const count = () => (t.services.db.prepare('SELECT count(*) AS n FROM meetings').get() as { n: number }).n;
 
   it('creates a scheduled meeting: 201, 3-4-3 code, join_url on the base URL, scheduled_at with its offset', async () => {
-    const res = await create({ title: 'Design review', scheduled_at: '2026-12-01T10:00:00+02:00', duration_minutes: 45, settings: { waiting_room: true } });
+    const res = await create({
+      title: 'Design review',
+      scheduled_at: '2026-12-01T10:00:00+02:00',
+      duration_minutes: 45,
+      settings: { waiting_room: true },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       title: 'Design review',
@@ -176,7 +180,11 @@ describe('meetings API', () => {
     it('keeps keys per API key', async () => {
       const otherKey = t.key();
       const a = await create({ title: 'Mine' }, { 'Idempotency-Key': 'shared-4' });
-      const b = await t.request('POST', '/api/v1/public/meetings', { key: otherKey, body: { title: 'Mine' }, headers: { 'Idempotency-Key': 'shared-4' } });
+      const b = await t.request('POST', '/api/v1/public/meetings', {
+        key: otherKey,
+        body: { title: 'Mine' },
+        headers: { 'Idempotency-Key': 'shared-4' },
+      });
       expect(b.status).toBe(201);
       expect(b.body.id).not.toBe(a.body.id);
     });

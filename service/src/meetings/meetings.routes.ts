@@ -5,12 +5,7 @@ import { parsePageRequest, queryParam, toPage } from '../http/pagination';
 import type { RouteDef } from '../http/routes';
 import { bodyValidator } from '../http/validation';
 import type { MeetingStatus } from './meetings.repo';
-import {
-  createMeetingSchema,
-  updateMeetingSchema,
-  type CreateMeetingInput,
-  type UpdateMeetingInput,
-} from './meetings.schemas';
+import { createMeetingSchema, updateMeetingSchema, type CreateMeetingInput, type UpdateMeetingInput } from './meetings.schemas';
 import type { MeetingsService } from './meetings.service';
 
 const STATUSES: readonly MeetingStatus[] = ['scheduled', 'live', 'ended', 'cancelled'];

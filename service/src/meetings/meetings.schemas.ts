@@ -78,7 +78,23 @@ export interface UpdateMeetingInput {
 /** The meeting resource as the API returns it. */
 export const meetingSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'code', 'title', 'kind', 'slug', 'scheduled_at', 'duration_minutes', 'settings', 'status', 'join_url', 'organization_id', 'created_at', 'updated_at', 'started_at', 'ended_at'],
+  required: [
+    'id',
+    'code',
+    'title',
+    'kind',
+    'slug',
+    'scheduled_at',
+    'duration_minutes',
+    'settings',
+    'status',
+    'join_url',
+    'organization_id',
+    'created_at',
+    'updated_at',
+    'started_at',
+    'ended_at',
+  ],
   properties: {
     id: { type: 'string', examples: ['mtg_01jd8x3k2m0000000000000000'] },
     code: { type: 'string', pattern: '^[a-z]{3}-[a-z]{4}-[a-z]{3}$', examples: ['abc-defg-hij'] },

@@ -21,9 +21,10 @@ const json = (description: string, schema: JsonSchema, headers?: Record<string, 
   content: { 'application/json': { schema } },
 });
 const rateLimitHeaderRefs = Object.fromEntries(
-  ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'].map(
-    (h) => [h, { $ref: `#/components/headers/${h}` }],
-  ),
+  ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'].map((h) => [
+    h,
+    { $ref: `#/components/headers/${h}` },
+  ]),
 );
 const page = (item: string) => ({
   type: 'object',
@@ -48,7 +49,8 @@ const pageParams = [
 const idempotencyKey = {
   name: 'Idempotency-Key',
   in: 'header',
-  description: 'Makes the request safe to retry: the same key and body within 24 h return the first answer (with `Idempotent-Replayed: true`) instead of creating again; the same key with another body is 409.',
+  description:
+    'Makes the request safe to retry: the same key and body within 24 h return the first answer (with `Idempotent-Replayed: true`) instead of creating again; the same key with another body is 409.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
@@ -61,15 +63,30 @@ const feedParams = [
   { name: 'limit', in: 'query', description: 'Page size, 1 to 100.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
 ];
 const slugParam = { name: 'slug', in: 'query', description: 'Only registrations for this webinar.', schema: { type: 'string' } };
-const integrationIdParam = { name: 'id', in: 'path', required: true, description: 'Integration id (`int_...`).', schema: { type: 'string' } };
-const endpointIdParam = { name: 'id', in: 'path', required: true, description: 'Webhook endpoint id (`whk_...`).', schema: { type: 'string' } };
+const integrationIdParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'Integration id (`int_...`).',
+  schema: { type: 'string' },
+};
+const endpointIdParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'Webhook endpoint id (`whk_...`).',
+  schema: { type: 'string' },
+};
 
 /** Errors every authenticated operation can answer, plus the ones it adds. */
 function errors(scope: Scope | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     '401': problem('Missing, malformed, unknown, expired or revoked API key (`unauthorized`).'),
     ...(scope ? { '403': problem(`The key lacks the \`${scope}\` scope (\`insufficient_scope\`, with \`required_scope\`).`) } : {}),
-    '429': { ...problem('Over the rate limit (`rate_limited`); wait `Retry-After` seconds.'), headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateLimitHeaderRefs } },
+    '429': {
+      ...problem('Over the rate limit (`rate_limited`); wait `Retry-After` seconds.'),
+      headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateLimitHeaderRefs },
+    },
     ...extra,
   };
 }
@@ -115,7 +132,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Meetings'],
           summary: 'List meetings, newest first',
           parameters: [
-            { name: 'status', in: 'query', description: 'Only meetings in this state.', schema: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] } },
+            {
+              name: 'status',
+              in: 'query',
+              description: 'Only meetings in this state.',
+              schema: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] },
+            },
             ...pageParams,
           ],
           responses: { '200': json('A page of meetings.', page('Meeting')), '400': badRequest, ...errors('meetings:read') },
@@ -127,7 +149,9 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           parameters: [idempotencyKey],
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateMeeting') } } },
           responses: {
-            '201': json('The new meeting.', ref('Meeting'), { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }),
+            '201': json('The new meeting.', ref('Meeting'), {
+              'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
+            }),
             ...bodyErrors,
             '409': conflict,
             ...errors('meetings:write'),
@@ -147,13 +171,24 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Meetings'],
           summary: 'Change a meeting, or end a live one with {"status": "ended"}',
           requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateMeeting') } } },
-          responses: { '200': json('The changed meeting.', ref('Meeting')), ...bodyErrors, '404': notFound, '409': conflict, ...errors('meetings:write') },
+          responses: {
+            '200': json('The changed meeting.', ref('Meeting')),
+            ...bodyErrors,
+            '404': notFound,
+            '409': conflict,
+            ...errors('meetings:write'),
+          },
         }),
         delete: op('meetings:write', {
           operationId: 'cancelMeeting',
           tags: ['Meetings'],
           summary: 'Cancel a scheduled meeting (the record stays, with status cancelled)',
-          responses: { '200': json('The cancelled meeting.', ref('Meeting')), '404': notFound, '409': conflict, ...errors('meetings:write') },
+          responses: {
+            '200': json('The cancelled meeting.', ref('Meeting')),
+            '404': notFound,
+            '409': conflict,
+            ...errors('meetings:write'),
+          },
         }),
       },
       '/meetings/{id}/participants': {
@@ -163,7 +198,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Meetings'],
           summary: 'People who joined the meeting, newest first',
           parameters: pageParams,
-          responses: { '200': json('A page of participants.', page('Participant')), '400': badRequest, '404': notFound, ...errors('meetings:read') },
+          responses: {
+            '200': json('A page of participants.', page('Participant')),
+            '400': badRequest,
+            '404': notFound,
+            ...errors('meetings:read'),
+          },
         }),
       },
       '/meetings/{id}/recordings': {
@@ -173,7 +213,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Recordings'],
           summary: 'Recordings of the meeting, newest first',
           parameters: pageParams,
-          responses: { '200': json('A page of recordings.', page('Recording')), '400': badRequest, '404': notFound, ...errors('recordings:read') },
+          responses: {
+            '200': json('A page of recordings.', page('Recording')),
+            '400': badRequest,
+            '404': notFound,
+            ...errors('recordings:read'),
+          },
         }),
       },
       '/recordings/{recording_id}/download': {
@@ -183,7 +228,14 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Recordings'],
           summary: 'Download the file of a ready recording',
           responses: {
-            '200': { description: 'The file.', headers: rateLimitHeaderRefs, content: { 'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } }, 'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } } } },
+            '200': {
+              description: 'The file.',
+              headers: rateLimitHeaderRefs,
+              content: {
+                'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
+                'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
+              },
+            },
             '404': notFound,
             ...errors('recordings:read'),
           },
@@ -294,7 +346,11 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           operationId: 'rotateWebhookSecret',
           tags: ['Webhooks'],
           summary: 'Issue a new signing secret; for 24 h deliveries carry signatures of both the new and the old secret',
-          responses: { '200': json('The endpoint, with the new `secret`.', ref('WebhookEndpoint')), '404': notFound, ...errors('webhooks:write') },
+          responses: {
+            '200': json('The endpoint, with the new `secret`.', ref('WebhookEndpoint')),
+            '404': notFound,
+            ...errors('webhooks:write'),
+          },
         }),
       },
       '/webhook-endpoints/{id}/deliveries': {
@@ -304,7 +360,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Webhooks'],
           summary: 'Deliveries to the endpoint, newest first, each with its attempts',
           parameters: pageParams,
-          responses: { '200': json('A page of deliveries.', page('Delivery')), '400': badRequest, '404': notFound, ...errors('webhooks:write') },
+          responses: {
+            '200': json('A page of deliveries.', page('Delivery')),
+            '400': badRequest,
+            '404': notFound,
+            ...errors('webhooks:write'),
+          },
         }),
       },
       '/deliveries/{id}/redeliver': {
@@ -345,7 +406,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Integrations'],
           summary: 'Change events, channel, token or URL, or disable / re-enable',
           requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateIntegration') } } },
-          responses: { '200': json('The integration.', ref('Integration')), ...bodyErrors, '404': notFound, ...errors('integrations:write') },
+          responses: {
+            '200': json('The integration.', ref('Integration')),
+            ...bodyErrors,
+            '404': notFound,
+            ...errors('integrations:write'),
+          },
         }),
         delete: op('integrations:write', {
           operationId: 'deleteIntegration',
@@ -361,7 +427,12 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           tags: ['Integrations'],
           summary: 'Notifications sent (or being retried) to this integration, newest first, with their attempts',
           parameters: pageParams,
-          responses: { '200': json('A page of deliveries.', page('IntegrationDelivery')), '400': badRequest, '404': notFound, ...errors('integrations:write') },
+          responses: {
+            '200': json('A page of deliveries.', page('IntegrationDelivery')),
+            '400': badRequest,
+            '404': notFound,
+            ...errors('integrations:write'),
+          },
         }),
       },
     },
@@ -378,10 +449,16 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
         'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { description: 'Requests left in the current minute window.', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) when the minute window frees a slot.', schema: { type: 'integer' } },
-        'RateLimit-Policy': { description: 'IETF draft: the policies, `"burst";q=20;w=1, "minute";q=120;w=60`.', schema: { type: 'string' } },
+        'RateLimit-Policy': {
+          description: 'IETF draft: the policies, `"burst";q=20;w=1, "minute";q=120;w=60`.',
+          schema: { type: 'string' },
+        },
         RateLimit: { description: 'IETF draft: remaining quota and seconds to reset per policy.', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
-        'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+        'Idempotent-Replayed': {
+          description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string' },
+        },
       },
       schemas: {
         Problem: {
@@ -394,13 +471,29 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
             detail: { type: 'string' },
             code: {
               type: 'string',
-              enum: ['unauthorized', 'insufficient_scope', 'not_found', 'invalid_json', 'validation_failed', 'conflict', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'method_not_allowed', 'internal_error'],
+              enum: [
+                'unauthorized',
+                'insufficient_scope',
+                'not_found',
+                'invalid_json',
+                'validation_failed',
+                'conflict',
+                'payload_too_large',
+                'unsupported_media_type',
+                'rate_limited',
+                'method_not_allowed',
+                'internal_error',
+              ],
             },
             request_id: { type: 'string' },
             param: { type: 'string', description: 'The offending body field (dotted path), query parameter or header.' },
             errors: {
               type: 'array',
-              items: { type: 'object', required: ['param', 'message'], properties: { param: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                required: ['param', 'message'],
+                properties: { param: { type: 'string' }, message: { type: 'string' } },
+              },
             },
             required_scope: { type: 'string', enum: [...SCOPES] },
           },
@@ -409,8 +502,15 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           type: 'object',
           required: ['user', 'organizations', 'key'],
           properties: {
-            user: { type: 'object', required: ['id', 'name', 'email'], properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' } } },
-            organizations: { type: 'array', items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } } },
+            user: {
+              type: 'object',
+              required: ['id', 'name', 'email'],
+              properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' } },
+            },
+            organizations: {
+              type: 'array',
+              items: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+            },
             key: {
               type: 'object',
               required: ['id', 'name', 'scopes', 'organization_id', 'expires_at', 'created_at'],
@@ -452,7 +552,11 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
             duration_seconds: { type: ['integer', 'null'] },
             size_bytes: { type: ['integer', 'null'] },
             content_type: { type: ['string', 'null'] },
-            download_url: { type: ['string', 'null'], format: 'uri', description: 'Set once the recording is ready; needs the same Bearer key.' },
+            download_url: {
+              type: ['string', 'null'],
+              format: 'uri',
+              description: 'Set once the recording is ready; needs the same Bearer key.',
+            },
             created_at: { type: 'string', format: 'date-time' },
             ready_at: { type: ['string', 'null'], format: 'date-time' },
           },
@@ -488,31 +592,48 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
           properties: {
             meeting_id: { type: 'string' },
             tldr: { type: 'string' },
-            decisions: { type: 'array', items: { type: 'object', required: ['text', 'cite'], properties: { text: { type: 'string' }, cite: ref('Cite') } } },
+            decisions: {
+              type: 'array',
+              items: { type: 'object', required: ['text', 'cite'], properties: { text: { type: 'string' }, cite: ref('Cite') } },
+            },
             action_items: {
               type: 'array',
               items: {
                 type: 'object',
                 required: ['text', 'owner', 'due', 'cite'],
-                properties: { text: { type: 'string' }, owner: { type: ['string', 'null'] }, due: { type: ['string', 'null'] }, cite: ref('Cite') },
+                properties: {
+                  text: { type: 'string' },
+                  owner: { type: ['string', 'null'] },
+                  due: { type: ['string', 'null'] },
+                  cite: ref('Cite'),
+                },
               },
             },
             generator: { type: 'string', enum: ['extractive', 'llm'] },
             created_at: { type: 'string', format: 'date-time' },
           },
         },
-        Cite: { type: 'array', items: { type: 'integer', minimum: 0 }, description: 'Indexes of the transcript segments the item comes from.' },
+        Cite: {
+          type: 'array',
+          items: { type: 'integer', minimum: 0 },
+          description: 'Indexes of the transcript segments the item comes from.',
+        },
         CreateRegistration: createRegistrationSchema,
         Event: {
           type: 'object',
           required: ['id', 'type', 'created_at', 'data'],
           properties: {
-            id: { type: 'string', description: 'Sorts in creation order; the feed cursor and the webhook idempotency key.', examples: ['evt_01jd8x3k2m0000000000000000'] },
+            id: {
+              type: 'string',
+              description: 'Sorts in creation order; the feed cursor and the webhook idempotency key.',
+              examples: ['evt_01jd8x3k2m0000000000000000'],
+            },
             type: { type: 'string', enum: [...EVENT_TYPES] },
             created_at: { type: 'string', format: 'date-time' },
             data: {
               type: 'object',
-              description: '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
+              description:
+                '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
               properties: {
                 meeting: {
                   type: 'object',

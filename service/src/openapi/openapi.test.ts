@@ -7,7 +7,13 @@ import { seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscrip
 import { startTestServer, type TestServer } from '../testing/harness';
 import { createLogger } from '../shared/logger';
 
-type Doc = { paths: Record<string, Record<string, { security?: { bearerAuth: string[] }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { security?: { bearerAuth: string[] }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
+  components: { schemas: Record<string, unknown> };
+};
 
 describe('OpenAPI document', () => {
   let t: TestServer;

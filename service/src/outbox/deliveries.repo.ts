@@ -67,9 +67,7 @@ export class DeliveriesRepo {
     );
     this.withEventStmt = db.prepare<[string], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
       FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id IN (SELECT value FROM json_each(?))`);
-    this.claimStmt = db.prepare(
-      "UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'",
-    );
+    this.claimStmt = db.prepare("UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'");
     this.expireLeasesStmt = db.prepare(
       "UPDATE deliveries SET status = 'pending', lease_until = NULL WHERE status = 'delivering' AND lease_until <= ?",
     );
@@ -96,9 +94,7 @@ export class DeliveriesRepo {
       "UPDATE deliveries SET next_attempt_at = ? WHERE destination_id = ? AND status = 'pending' AND next_attempt_at IS NULL",
     );
     this.deleteStmt = db.prepare('DELETE FROM deliveries WHERE destination_id = ?');
-    this.nextDueStmt = db.prepare<[], { at: number | null }>(
-      "SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'",
-    );
+    this.nextDueStmt = db.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'");
   }
 
   insert(row: DeliveryRow): void {

@@ -5,7 +5,18 @@ import type { JsonSchema } from '../http/validation';
 export function deliverySchema(destinationField: string): JsonSchema {
   return {
     type: 'object',
-    required: ['id', 'event_id', 'event_type', destinationField, 'status', 'attempt_count', 'next_attempt_at', 'created_at', 'completed_at', 'attempts'],
+    required: [
+      'id',
+      'event_id',
+      'event_type',
+      destinationField,
+      'status',
+      'attempt_count',
+      'next_attempt_at',
+      'created_at',
+      'completed_at',
+      'attempts',
+    ],
     properties: {
       id: { type: 'string' },
       event_id: { type: 'string' },

@@ -52,5 +52,11 @@ export function deliveryView(row: DeliveryRow, eventType: EventType, attempts: A
 export function deliveriesOf(repo: DeliveriesRepo, destinationId: string, page: PageRequest): Delivery[] {
   const rows = repo.listForDestination(destinationId, page.after, page.limit + 1);
   const attempts = repo.attemptsOf(rows.map((r) => r.id));
-  return rows.map((row) => deliveryView(row, row.event_type, attempts.filter((a) => a.delivery_id === row.id)));
+  return rows.map((row) =>
+    deliveryView(
+      row,
+      row.event_type,
+      attempts.filter((a) => a.delivery_id === row.id),
+    ),
+  );
 }

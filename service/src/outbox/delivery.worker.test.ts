@@ -18,7 +18,12 @@ describe('DeliveryWorker', () => {
   let worker: DeliveryWorker;
   let jitter = 0.5;
   beforeEach(async () => {
-    t = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_WEBHOOK_TIMEOUT_MS: '300', SVC_WEBHOOK_CONCURRENCY: '4', SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '2' });
+    t = await startTestServer({
+      SVC_ALLOW_INSECURE_WEBHOOKS: 'true',
+      SVC_WEBHOOK_TIMEOUT_MS: '300',
+      SVC_WEBHOOK_CONCURRENCY: '4',
+      SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+    });
     key = t.key();
     jitter = 0.5;
     worker = createDeliveryWorker(t.services, t.config, createLogger('silent'), { random: () => jitter });
@@ -39,7 +44,12 @@ describe('DeliveryWorker', () => {
   const deliveriesOf = async (endpointId: string) =>
     (await t.request('GET', `/api/v1/public/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key })).body.data;
   const verify = (i: number, secrets: string | string[]) =>
-    verifyWebhook({ rawBody: receiver.requests[i]!.rawBody, headers: receiver.requests[i]!.headers as Record<string, string>, secrets, now: () => t.clock.now() });
+    verifyWebhook({
+      rawBody: receiver.requests[i]!.rawBody,
+      headers: receiver.requests[i]!.headers as Record<string, string>,
+      secrets,
+      now: () => t.clock.now(),
+    });
 
   it('delivers a signed event once, with the event id as webhook-id and the delivery id as X-Svc-Delivery', async () => {
     const ep = await endpoint();
@@ -58,7 +68,9 @@ describe('DeliveryWorker', () => {
       'webhook-id': event.id,
       'webhook-timestamp': String(Math.floor(t.clock.now() / 1000)),
     });
-    expect(JSON.parse(receiver.requests[0]!.rawBody.toString())).toEqual((await t.request('GET', '/api/v1/public/triggers/meeting.started?limit=1', { key })).body.data[0]);
+    expect(JSON.parse(receiver.requests[0]!.rawBody.toString())).toEqual(
+      (await t.request('GET', '/api/v1/public/triggers/meeting.started?limit=1', { key })).body.data[0],
+    );
     expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempt_count: 1, next_attempt_at: null });
     expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null, next_attempt_at: null })]);
     t.clock.advance(DAY);
@@ -189,12 +201,16 @@ describe('DeliveryWorker', () => {
     t.clock.advance(1);
     startMeeting();
     await worker.runOnce();
-    expect((await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body).toMatchObject({ enabled: false, disabled_reason: 'every attempt failed for 5 days' });
+    expect((await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'every attempt failed for 5 days',
+    });
   });
 
   it('does not follow redirects and keeps only the first 1 KB of an answer', async () => {
     const ep = await endpoint();
-    receiver.reply = (req) => (req.path === '/hook' ? { status: 302, headers: { Location: '/elsewhere' }, body: 'x'.repeat(5000) } : { status: 200 });
+    receiver.reply = (req) =>
+      req.path === '/hook' ? { status: 302, headers: { Location: '/elsewhere' }, body: 'x'.repeat(5000) } : { status: 200 };
     startMeeting();
     await worker.runOnce();
     expect(receiver.requests.map((r) => r.path)).toEqual(['/hook']);

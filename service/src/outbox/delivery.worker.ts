@@ -189,7 +189,11 @@ export class DeliveryWorker {
     const health = target.health(delivery.destination_id);
     if (!health) return;
     if (ok) {
-      target.saveHealth(delivery.destination_id, { ...health, failing_since: null, last_error: null }, { previous: health, delivered: true, now });
+      target.saveHealth(
+        delivery.destination_id,
+        { ...health, failing_since: null, last_error: null },
+        { previous: health, delivered: true, now },
+      );
       return;
     }
     const failingSince = health.failing_since ?? now;

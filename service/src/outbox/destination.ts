@@ -31,7 +31,11 @@ export interface DeliveryTarget {
   /** The destination's health, or undefined when it no longer exists. */
   health(destinationId: string): DestinationHealth | undefined;
   /** Stores the destination's health after an attempt (`previous` is what `health` returned); `delivered` tells whether it succeeded. */
-  saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; delivered: boolean; now: number }): void;
+  saveHealth(
+    destinationId: string,
+    health: DestinationHealth,
+    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
+  ): void;
 }
 
 /** A result for an attempt that failed before anything was sent. */
@@ -41,5 +45,10 @@ export function failedBeforeSending(error: string, permanent = false): SendResul
 
 /** True when two health states differ in anything that is stored. */
 export function healthChanged(a: DestinationHealth, b: DestinationHealth): boolean {
-  return a.enabled !== b.enabled || a.disabled_reason !== b.disabled_reason || a.failing_since !== b.failing_since || a.last_error !== b.last_error;
+  return (
+    a.enabled !== b.enabled ||
+    a.disabled_reason !== b.disabled_reason ||
+    a.failing_since !== b.failing_since ||
+    a.last_error !== b.last_error
+  );
 }

@@ -33,8 +33,7 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
   return (url, headers, body) =>
     new Promise<SendResult>((resolve) => {
       const started = performance.now();
-      const done = (result: Omit<SendResult, 'durationMs'>) =>
-        resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+      const done = (result: Omit<SendResult, 'durationMs'>) => resolve({ ...result, durationMs: Math.round(performance.now() - started) });
       let target: URL;
       try {
         target = new URL(url);

@@ -108,8 +108,12 @@ function checkBlocks(blocks: unknown): string[] {
         return elements.flatMap((e, j) => {
           if (e.type !== 'button') return [`${at}.elements[${j}]: only buttons are expected`];
           const text = e.text as Record<string, unknown> | undefined;
-          const problems = text?.type === 'plain_text' ? checkText(text, 75, `${at}.elements[${j}].text`) : [`${at}.elements[${j}].text must be plain_text`];
-          if (typeof e.url !== 'string' || e.url.length > 3000 || !URL.canParse(e.url)) problems.push(`${at}.elements[${j}].url must be a URL`);
+          const problems =
+            text?.type === 'plain_text'
+              ? checkText(text, 75, `${at}.elements[${j}].text`)
+              : [`${at}.elements[${j}].text must be plain_text`];
+          if (typeof e.url !== 'string' || e.url.length > 3000 || !URL.canParse(e.url))
+            problems.push(`${at}.elements[${j}].url must be a URL`);
           return problems;
         });
       }

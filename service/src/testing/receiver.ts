@@ -34,7 +34,13 @@ export async function startReceiver(reply: (req: ReceivedRequest) => Reply = () 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() };
+      const received: ReceivedRequest = {
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+        receivedAt: Date.now(),
+      };
       requests.push(received);
       const answer = receiver.reply(received);
       if (answer.hang) return;

@@ -67,7 +67,11 @@ export class WebhookEndpointsRepo {
   }
 
   /** Stores the delivery health columns; `updatedAt` null keeps updated_at. */
-  updateHealth(id: string, health: Pick<WebhookEndpointRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'last_error'>, updatedAt: string | null): void {
+  updateHealth(
+    id: string,
+    health: Pick<WebhookEndpointRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'last_error'>,
+    updatedAt: string | null,
+  ): void {
     this.healthStmt.run({ ...health, id, updated_at: updatedAt });
   }
 

@@ -36,12 +36,14 @@ export class WebhookTarget implements DeliveryTarget {
 
   health(destinationId: string): DestinationHealth | undefined {
     const endpoint = this.endpoints.findAny(destinationId);
-    return endpoint && {
-      enabled: endpoint.enabled === 1,
-      disabled_reason: endpoint.disabled_reason,
-      failing_since: endpoint.failing_since,
-      last_error: endpoint.last_error,
-    };
+    return (
+      endpoint && {
+        enabled: endpoint.enabled === 1,
+        disabled_reason: endpoint.disabled_reason,
+        failing_since: endpoint.failing_since,
+        last_error: endpoint.last_error,
+      }
+    );
   }
 
   saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; now: number }): void {

@@ -13,7 +13,11 @@ describe('webhook endpoints API', () => {
   const api = (method: string, path: string, body?: unknown, k = key) => t.request(method, `/api/v1/public${path}`, { key: k, body });
 
   it('creates an endpoint and shows its secret once, storing it only encrypted', async () => {
-    const res = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['meeting.ended', 'registration.created'], description: 'CRM' });
+    const res = await api('POST', '/webhook-endpoints', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['meeting.ended', 'registration.created'],
+      description: 'CRM',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^whk_/),
@@ -35,10 +39,20 @@ describe('webhook endpoints API', () => {
 
   it('updates url, events and description, disables and re-enables', async () => {
     const { body: ep } = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/a', events: ['meeting.ended'] });
-    const changed = await api('PATCH', `/webhook-endpoints/${ep.id}`, { url: 'http://127.0.0.1:9/b', events: ['meeting.started'], description: 'New' });
+    const changed = await api('PATCH', `/webhook-endpoints/${ep.id}`, {
+      url: 'http://127.0.0.1:9/b',
+      events: ['meeting.started'],
+      description: 'New',
+    });
     expect(changed.body).toMatchObject({ url: 'http://127.0.0.1:9/b', events: ['meeting.started'], description: 'New' });
-    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: false })).body).toMatchObject({ enabled: false, disabled_reason: 'disabled through the API' });
-    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: false })).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'disabled through the API',
+    });
+    expect((await api('PATCH', `/webhook-endpoints/${ep.id}`, { enabled: true })).body).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
   });
 
   it('rotates the secret with a 24 h overlap', async () => {
@@ -79,7 +93,9 @@ describe('webhook endpoints API', () => {
 
   it('needs the scope that reads each subscribed event type', async () => {
     const limited = t.key(['webhooks:write', 'meetings:read']);
-    expect((await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'] }, limited)).status).toBe(201);
+    expect((await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'] }, limited)).status).toBe(
+      201,
+    );
     const res = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['recording.ready'] }, limited);
     expect(res.status).toBe(403);
     expect(res.body.required_scope).toBe('recordings:read');
@@ -88,13 +104,30 @@ describe('webhook endpoints API', () => {
 
   it('keeps endpoints of other organizations out of reach', async () => {
     const other = t.services.identity.createOrganization(t.owner.id, 'Other');
-    const { body: foreign } = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'], organization_id: other.id });
+    const { body: foreign } = await api('POST', '/webhook-endpoints', {
+      url: 'https://example.com/x',
+      events: ['meeting.ended'],
+      organization_id: other.id,
+    });
     const restricted = t.key(SCOPES, { org: t.org.id });
-    for (const [method, path] of <[string, string][]>[['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/rotate-secret'], ['GET', '/deliveries']]) {
-      const res = await api(method, `/webhook-endpoints/${foreign.id}${path}`, method === 'PATCH' ? { description: 'x' } : undefined, restricted);
+    for (const [method, path] of <[string, string][]>[
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/rotate-secret'],
+      ['GET', '/deliveries'],
+    ]) {
+      const res = await api(
+        method,
+        `/webhook-endpoints/${foreign.id}${path}`,
+        method === 'PATCH' ? { description: 'x' } : undefined,
+        restricted,
+      );
       expect([method, path, res.status]).toEqual([method, path, 404]);
     }
-    expect((await api('GET', '/webhook-endpoints?limit=100', undefined, restricted)).body.data.map((e: { id: string }) => e.id)).not.toContain(foreign.id);
+    expect(
+      (await api('GET', '/webhook-endpoints?limit=100', undefined, restricted)).body.data.map((e: { id: string }) => e.id),
+    ).not.toContain(foreign.id);
   });
 });
 
@@ -105,17 +138,26 @@ describe('webhook URL policy without SVC_ALLOW_INSECURE_WEBHOOKS', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['http://example.com/hook', 'https://localhost/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://192.168.0.5/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'https://api.localhost/x'])(
-    'refuses %s',
-    async (url) => {
-      const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url, events: ['meeting.ended'] } });
-      expect(res.status).toBe(400);
-      expect(res.body.param).toBe('url');
-    },
-  );
+  it.each([
+    'http://example.com/hook',
+    'https://localhost/hook',
+    'https://127.0.0.1/hook',
+    'https://10.1.2.3/hook',
+    'https://192.168.0.5/hook',
+    'https://[::1]/hook',
+    'https://169.254.169.254/latest',
+    'https://api.localhost/x',
+  ])('refuses %s', async (url) => {
+    const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url, events: ['meeting.ended'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('url');
+  });
 
   it('accepts a public https URL', async () => {
-    const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url: 'https://hooks.example.com/svc', events: ['meeting.ended'] } });
+    const res = await t.request('POST', '/api/v1/public/webhook-endpoints', {
+      key: t.key(),
+      body: { url: 'https://hooks.example.com/svc', events: ['meeting.ended'] },
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -2,7 +2,11 @@ import { EVENT_TYPES } from '../events/event-types';
 import type { EventType } from '../events/event-types';
 import type { JsonSchema } from '../http/validation';
 
-const url: JsonSchema = { type: 'string', maxLength: 2048, description: 'Where deliveries are POSTed; https (http and loopback only when the operator allows insecure webhooks).' };
+const url: JsonSchema = {
+  type: 'string',
+  maxLength: 2048,
+  description: 'Where deliveries are POSTed; https (http and loopback only when the operator allows insecure webhooks).',
+};
 const events: JsonSchema = {
   type: 'array',
   minItems: 1,
@@ -33,7 +37,12 @@ export const updateEndpointSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { url, events, description, enabled: { type: 'boolean', description: 'false pauses deliveries; true resumes them and clears disabled_reason.' } },
+  properties: {
+    url,
+    events,
+    description,
+    enabled: { type: 'boolean', description: 'false pauses deliveries; true resumes them and clears disabled_reason.' },
+  },
 };
 
 /** Body of PATCH /webhook-endpoints/{id} after validation. */
@@ -47,7 +56,18 @@ export interface UpdateEndpointInput {
 /** The webhook endpoint resource. */
 export const endpointSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'organization_id', 'url', 'description', 'events', 'enabled', 'disabled_reason', 'previous_secret_expires_at', 'created_at', 'updated_at'],
+  required: [
+    'id',
+    'organization_id',
+    'url',
+    'description',
+    'events',
+    'enabled',
+    'disabled_reason',
+    'previous_secret_expires_at',
+    'created_at',
+    'updated_at',
+  ],
   properties: {
     id: { type: 'string', examples: ['whk_01jd8x3k2m0000000000000000'] },
     organization_id: { type: 'string' },
@@ -56,7 +76,11 @@ export const endpointSchema: JsonSchema = {
     events: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
     enabled: { type: 'boolean' },
     disabled_reason: { type: ['string', 'null'], description: 'Why deliveries stopped: the endpoint answered 410, or failed for days.' },
-    previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Until then, deliveries are also signed with the previous secret.' },
+    previous_secret_expires_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'Until then, deliveries are also signed with the previous secret.',
+    },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     secret: { type: 'string', description: 'Only in the answers of create and rotate-secret: shown once.' },

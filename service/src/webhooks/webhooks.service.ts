@@ -142,7 +142,8 @@ export class WebhooksService implements EventSubscriber {
   /** Queues the delivery's event again for its endpoint, as a new delivery due now. */
   redeliver(principal: Principal, deliveryId: string): Delivery & { endpoint_id: string } {
     const original = this.deliveries.findById(deliveryId);
-    const endpoint = original?.destination_kind === 'webhook' ? this.endpoints.find(principal.organizationIds, original.destination_id) : undefined;
+    const endpoint =
+      original?.destination_kind === 'webhook' ? this.endpoints.find(principal.organizationIds, original.destination_id) : undefined;
     if (!original || !endpoint) throw ApiError.notFound(`Delivery ${deliveryId}`);
     if (!endpoint.enabled) throw ApiError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
     const row = newDelivery(this.ids, 'webhook', original.event_id, endpoint.id, this.clock.now());
@@ -177,5 +178,4 @@ export class WebhooksService implements EventSubscriber {
     const problem = webhookUrlProblem(url, this.allowInsecureUrls);
     if (problem) throw ApiError.invalid([{ param: 'url', message: problem }]);
   }
-
 }

@@ -61,7 +61,11 @@ export class RegistrationsService {
       this.events.emit(
         webinar.organization_id,
         'registration.created',
-        { registration: { id, email, name, join_url, created_at }, webinar: registration.webinar, meeting: meetingRef(this.meetings.view(webinar)) },
+        {
+          registration: { id, email, name, join_url, created_at },
+          webinar: registration.webinar,
+          meeting: meetingRef(this.meetings.view(webinar)),
+        },
         { slug },
       );
     });

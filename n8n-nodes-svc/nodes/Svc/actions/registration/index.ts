@@ -11,7 +11,9 @@ export const description: INodeProperties[] = [
     type: 'options',
     noDataExpression: true,
     displayOptions: { show: { resource: ['registration'] } },
-    options: [{ name: 'Create', value: 'create', description: 'Register a participant for a webinar', action: 'Create a participant registration' }],
+    options: [
+      { name: 'Create', value: 'create', description: 'Register a participant for a webinar', action: 'Create a participant registration' },
+    ],
     default: 'create',
   },
   ...create.description,
