@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { openDatabase, type Db } from './db/connection';
 import { migrate } from './db/migrate';
-import { ApiError } from './http/errors';
+import { AppError } from './shared/errors';
 import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import { createServices } from './services';
@@ -152,7 +152,7 @@ export function runCli(
         const id = positionals[0];
         if (!id) throw new UsageError('name the integration id to remove');
         const integration = services.integrationsRepo.findAny(id);
-        if (!integration) throw ApiError.notFound(`Integration ${id}`);
+        if (!integration) throw AppError.notFound(`Integration ${id}`);
         services.integrations.remove([integration.organization_id], id);
         io.err(`removed ${id}\n`);
         return 0;
@@ -165,7 +165,7 @@ export function runCli(
       io.err(`svc: ${(err as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (err instanceof ApiError) {
+    if (err instanceof AppError) {
       const fields = err.extra.errors?.map((e) => ` (${e.param} ${e.message})`).join('') ?? '';
       io.err(`svc: ${err.code === 'validation_failed' ? 'invalid input' : err.detail}${fields}\n`);
       return 1;

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Scope } from '../keys/scopes';
 
 /** The six event types, in the spec's order. */
@@ -38,6 +38,6 @@ export function readableEventTypes(scopes: readonly Scope[]): EventType[] {
 export function assertCanSubscribe(scopes: readonly Scope[], types: readonly EventType[]): void {
   const missing = types.map((t) => EVENT_SCOPES[t]).find((scope) => !scopes.includes(scope));
   if (missing) {
-    throw new ApiError('insufficient_scope', 403, `Subscribing to these events needs the ${missing} scope`, { required_scope: missing });
+    throw AppError.missingScope(missing, `Subscribing to these events needs the ${missing} scope`);
   }
 }

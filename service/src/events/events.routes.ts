@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { parseLimit, queryParam } from '../http/pagination';
 import type { RouteDef } from '../http/routes';
 import { EVENT_SCOPES, EVENT_TYPES } from './event-types';
@@ -22,7 +22,7 @@ export function eventsRoutes(events: EventsService): RouteDef[] {
       handler(req, res) {
         const slug = queryParam(req, 'slug');
         if (slug !== undefined && type !== 'registration.created') {
-          throw ApiError.invalid([{ param: 'slug', message: 'only filters registration.created' }]);
+          throw AppError.invalid([{ param: 'slug', message: 'only filters registration.created' }]);
         }
         res.json(events.feed(req.principal!, { types: [type], since: queryParam(req, 'since'), limit: parseLimit(req), slug }));
       },

@@ -1,5 +1,5 @@
 import type { Principal } from '../identity/identity.service';
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import { readableEventTypes, type EventType } from './event-types';
@@ -84,7 +84,7 @@ export class EventsService {
     const readable = readableEventTypes(principal.key.scopes);
     const types = query.types.filter((t) => readable.includes(t));
     if (query.since !== undefined && !EVENT_ID.test(query.since)) {
-      throw ApiError.invalid([{ param: 'since', message: 'must be an event id (evt_...)' }]);
+      throw AppError.invalid([{ param: 'since', message: 'must be an event id (evt_...)' }]);
     }
     if (types.length === 0) return { data: [], next_cursor: query.since ?? null };
     const filters = principal.organizations.map((o) => ({ organizationId: o.id, types, slug: query.slug }));

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { IdentityService } from '../identity/identity.service';
 import type { Scope } from '../keys/scopes';
-import { ApiError } from './errors';
+import { AppError } from '../shared/errors';
 
 /** Resolves `Authorization: Bearer <key>` to a principal when the key is valid; never fails by itself, so the rate limiter can see the outcome. */
 export function authenticate(identity: IdentityService): RequestHandler {
@@ -16,13 +16,13 @@ export function authenticate(identity: IdentityService): RequestHandler {
 export const requireKey: RequestHandler = function requireKeyMiddleware(req, res, next) {
   if (req.principal) return next();
   res.set('WWW-Authenticate', 'Bearer realm="svc"');
-  next(new ApiError('unauthorized', 401, 'Missing or invalid API key. Send Authorization: Bearer svc_sk_...'));
+  next(new AppError('unauthorized', 'Missing or invalid API key. Send Authorization: Bearer svc_sk_...'));
 };
 
 /** Rejects keys that lack `scope` with 403 insufficient_scope naming the scope. */
 export function requireScope(scope: Scope): RequestHandler {
   return function requireScopeMiddleware(req, _res, next) {
     if (req.principal?.key.scopes.includes(scope)) return next();
-    next(new ApiError('insufficient_scope', 403, `This API key lacks the ${scope} scope`, { required_scope: scope }));
+    next(AppError.missingScope(scope));
   };
 }

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { ApiError } from './errors';
+import { AppError } from '../shared/errors';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -7,7 +7,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 const requireJsonBody: RequestHandler = function requireJsonBodyMiddleware(req, _res, next) {
   const hasBody = Number(req.get('Content-Length') ?? 0) > 0 || req.get('Transfer-Encoding') !== undefined;
   if (hasBody && !req.is(JSON_TYPES)) {
-    return next(new ApiError('unsupported_media_type', 415, 'Send the body as application/json', { param: 'Content-Type' }));
+    return next(new AppError('unsupported_media_type', 'Send the body as application/json', { param: 'Content-Type' }));
   }
   next();
 };

@@ -1,25 +1,20 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, type ErrorCode } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 
-/** Machine-readable error codes of the API. */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'insufficient_scope'
-  | 'not_found'
-  | 'invalid_json'
-  | 'validation_failed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'method_not_allowed'
-  | 'internal_error';
-
-/** One invalid input: the parameter (body field path, query or header name) and what is wrong. */
-export interface FieldError {
-  param: string;
-  message: string;
-}
+const STATUS: Record<ErrorCode, number> = {
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  invalid_json: 400,
+  validation_failed: 400,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  method_not_allowed: 405,
+  internal_error: 500,
+};
 
 const TITLES: Record<ErrorCode, string> = {
   unauthorized: 'Unauthorized',
@@ -35,39 +30,17 @@ const TITLES: Record<ErrorCode, string> = {
   internal_error: 'Internal error',
 };
 
-/** An error that becomes an RFC 9457 problem+json response; the only error type code throws. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
-    readonly detail: string,
-    readonly extra: { param?: string; errors?: FieldError[]; required_scope?: string } = {},
-  ) {
-    super(detail);
-  }
-
-  /** 400 validation_failed for one or more invalid inputs; `param` names the first. */
-  static invalid(errors: FieldError[]): ApiError {
-    const first = errors[0] ?? { param: 'body', message: 'is invalid' };
-    const detail = errors.map((e) => `${e.param} ${e.message}`).join('; ');
-    return new ApiError('validation_failed', 400, detail, { param: first.param, errors });
-  }
-
-  static notFound(what: string): ApiError {
-    return new ApiError('not_found', 404, `${what} not found`);
-  }
-
-  static conflict(detail: string): ApiError {
-    return new ApiError('conflict', 409, detail);
-  }
+/** The HTTP status of an error code. */
+export function httpStatusOf(code: ErrorCode): number {
+  return STATUS[code];
 }
 
 /** The problem+json body of an error answer. */
-export function problemBody(err: ApiError, requestId: string): Record<string, unknown> {
+export function problemBody(err: AppError, requestId: string): Record<string, unknown> {
   return {
     type: `urn:svc:error:${err.code}`,
     title: TITLES[err.code],
-    status: err.status,
+    status: STATUS[err.code],
     detail: err.detail,
     code: err.code,
     request_id: requestId,
@@ -77,15 +50,16 @@ export function problemBody(err: ApiError, requestId: string): Record<string, un
 
 /** Answers every unmatched request with a 404 problem. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new ApiError('not_found', 404, `No route for ${req.method} ${req.path}`));
+  next(new AppError('not_found', `No route for ${req.method} ${req.path}`));
 };
 
 /** The one error middleware: known errors become their problem, body-parser errors are mapped, the rest is a logged 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const apiError = toApiError(err);
-    if (apiError.status >= 500) {
+    const appError = toAppError(err);
+    const status = STATUS[appError.code];
+    if (status >= 500) {
       logger.error('request failed', {
         request_id: req.requestId,
         method: req.method,
@@ -95,26 +69,26 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       });
     }
     res
-      .status(apiError.status)
+      .status(status)
       .type('application/problem+json')
-      .send(JSON.stringify(problemBody(apiError, req.requestId)));
+      .send(JSON.stringify(problemBody(appError, req.requestId)));
   };
 }
 
-function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
   const type = (err as { type?: string } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':
-      return new ApiError('invalid_json', 400, 'The request body is not valid JSON', { param: 'body' });
+      return new AppError('invalid_json', 'The request body is not valid JSON', { param: 'body' });
     case 'entity.too.large':
-      return new ApiError('payload_too_large', 413, 'The request body is larger than 1 MB', { param: 'body' });
+      return new AppError('payload_too_large', 'The request body is larger than 1 MB', { param: 'body' });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', 415, 'Send the body as UTF-8 JSON', { param: 'Content-Type' });
+      return new AppError('unsupported_media_type', 'Send the body as UTF-8 JSON', { param: 'Content-Type' });
     case 'request.aborted':
-      return new ApiError('validation_failed', 400, 'The request body was cut off', { param: 'body' });
+      return new AppError('validation_failed', 'The request body was cut off', { param: 'body' });
     default:
-      return new ApiError('internal_error', 500, 'Something went wrong on our side; the request id identifies it in our logs');
+      return new AppError('internal_error', 'Something went wrong on our side; the request id identifies it in our logs');
   }
 }

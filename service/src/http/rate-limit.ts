@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { RateLimitSettings } from '../config';
 import type { Clock } from '../shared/clock';
-import { ApiError } from './errors';
+import { AppError } from '../shared/errors';
 
 const SECOND = 1_000;
 const MINUTE = 60_000;
@@ -136,6 +136,6 @@ export function rateLimit(limiter: RateLimiter, clock: Clock): RequestHandler {
     if (decision.allowed) return next();
     const retryAfter = Math.max(1, seconds(decision.retryAfterMs));
     res.set('Retry-After', String(retryAfter));
-    next(new ApiError('rate_limited', 429, `Rate limit exceeded; retry in ${retryAfter} s`));
+    next(new AppError('rate_limited', `Rate limit exceeded; retry in ${retryAfter} s`));
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Clock } from '../shared/clock';
 import type { IdempotencyRepo } from './idempotency.repo';
 
@@ -37,7 +37,7 @@ export class IdempotencyService {
   ): Outcome {
     if (idempotencyKey === undefined) return { ...this.db.transaction(perform)(), replayed: false };
     if (!KEY_SHAPE.test(idempotencyKey)) {
-      throw ApiError.invalid([{ param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+      throw AppError.invalid([{ param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
     }
     const fingerprint = fingerprintOf(request);
     const now = this.clock.now();
@@ -46,7 +46,7 @@ export class IdempotencyService {
       const stored = this.repo.find(apiKeyId, idempotencyKey, now - RETENTION_MS);
       if (stored) {
         if (stored.request_fingerprint !== fingerprint) {
-          throw new ApiError('conflict', 409, 'This Idempotency-Key was already used with a different request', {
+          throw new AppError('conflict', 'This Idempotency-Key was already used with a different request', {
             param: 'Idempotency-Key',
           });
         }

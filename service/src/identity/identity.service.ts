@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { ApiKeyRow } from '../keys/keys.repo';
@@ -57,11 +57,11 @@ export class IdentityService {
   targetOrganization(principal: Principal, requested?: string): OrganizationRow {
     if (requested !== undefined) {
       const org = principal.organizations.find((o) => o.id === requested);
-      if (!org) throw ApiError.invalid([{ param: 'organization_id', message: 'is not an organization this key can act in' }]);
+      if (!org) throw AppError.invalid([{ param: 'organization_id', message: 'is not an organization this key can act in' }]);
       return org;
     }
     const first = principal.organizations[0];
-    if (!first) throw ApiError.conflict('This key can act in no organization');
+    if (!first) throw AppError.conflict('This key can act in no organization');
     return first;
   }
 }

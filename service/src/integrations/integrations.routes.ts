@@ -1,7 +1,8 @@
 import { assertCanSubscribe } from '../events/event-types';
-import { parsePageRequest, toPage } from '../http/pagination';
+import { parsePageRequest } from '../http/pagination';
+import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
-import { bodyValidator } from '../http/validation';
+import { objectValidator } from '../shared/validation';
 import type { IdentityService } from '../identity/identity.service';
 import {
   createIntegrationSchema,
@@ -13,8 +14,8 @@ import { view, type IntegrationsService } from './integrations.service';
 
 /** Settings > Integrations: Slack and Teams notifications (scope integrations:write). */
 export function integrationsRoutes(integrations: IntegrationsService, identity: IdentityService): RouteDef[] {
-  const parseCreate = bodyValidator<CreateIntegrationInput>(createIntegrationSchema);
-  const parseUpdate = bodyValidator<UpdateIntegrationInput>(updateIntegrationSchema);
+  const parseCreate = objectValidator<CreateIntegrationInput>(createIntegrationSchema);
+  const parseUpdate = objectValidator<UpdateIntegrationInput>(updateIntegrationSchema);
   const scope = 'integrations:write' as const;
   return [
     {

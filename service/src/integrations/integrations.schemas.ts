@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type EventType } from '../events/event-types';
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 
 const events: JsonSchema = {
   type: 'array',

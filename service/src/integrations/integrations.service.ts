@@ -1,8 +1,8 @@
 import type { EventType } from '../events/event-types';
 import type { EventRow } from '../events/events.repo';
 import type { EventSubscriber } from '../events/events.service';
-import { ApiError } from '../http/errors';
-import type { PageRequest } from '../http/pagination';
+import { AppError } from '../shared/errors';
+import type { PageRequest } from '../shared/paging';
 import type { DeliveriesRepo } from '../outbox/deliveries.repo';
 import { deliveriesOf, newDelivery, type Delivery } from '../outbox/deliveries';
 import { webhookUrlProblem } from '../outbox/url-policy';
@@ -53,7 +53,7 @@ export class IntegrationsService implements EventSubscriber {
   /** Adds an integration to an organization (the caller checked that it may). */
   create(organizationId: string, input: CreateIntegrationInput): Integration {
     const secret = this.secretOf(input.kind, input);
-    if (input.kind === 'slack' && !input.channel) throw ApiError.invalid([{ param: 'channel', message: 'is required for Slack' }]);
+    if (input.kind === 'slack' && !input.channel) throw AppError.invalid([{ param: 'channel', message: 'is required for Slack' }]);
     const now = isoAt(this.clock.now());
     const row: IntegrationRow = {
       id: this.ids.next('int'),
@@ -86,9 +86,9 @@ export class IntegrationsService implements EventSubscriber {
   update(orgIds: string[], id: string, input: UpdateIntegrationInput): Integration {
     const row = this.find(orgIds, id);
     if (row.kind === 'slack' && input.webhook_url !== undefined)
-      throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
+      throw AppError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
     if (row.kind === 'teams' && (input.bot_token !== undefined || input.channel !== undefined)) {
-      throw ApiError.invalid([{ param: input.bot_token !== undefined ? 'bot_token' : 'channel', message: 'is for Slack integrations' }]);
+      throw AppError.invalid([{ param: input.bot_token !== undefined ? 'bot_token' : 'channel', message: 'is for Slack integrations' }]);
     }
     const next: IntegrationRow = {
       ...row,
@@ -134,20 +134,20 @@ export class IntegrationsService implements EventSubscriber {
 
   private find(orgIds: string[], id: string): IntegrationRow {
     const row = this.repo.find(orgIds, id);
-    if (!row) throw ApiError.notFound(`Integration ${id}`);
+    if (!row) throw AppError.notFound(`Integration ${id}`);
     return row;
   }
 
   private secretOf(kind: 'slack' | 'teams', input: { bot_token?: string; webhook_url?: string }): string {
     if (kind === 'slack') {
-      if (!input.bot_token) throw ApiError.invalid([{ param: 'bot_token', message: 'is required for Slack' }]);
-      if (input.webhook_url !== undefined) throw ApiError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
+      if (!input.bot_token) throw AppError.invalid([{ param: 'bot_token', message: 'is required for Slack' }]);
+      if (input.webhook_url !== undefined) throw AppError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
       return input.bot_token;
     }
-    if (!input.webhook_url) throw ApiError.invalid([{ param: 'webhook_url', message: 'is required for Teams' }]);
-    if (input.bot_token !== undefined) throw ApiError.invalid([{ param: 'bot_token', message: 'is for Slack integrations' }]);
+    if (!input.webhook_url) throw AppError.invalid([{ param: 'webhook_url', message: 'is required for Teams' }]);
+    if (input.bot_token !== undefined) throw AppError.invalid([{ param: 'bot_token', message: 'is for Slack integrations' }]);
     const problem = webhookUrlProblem(input.webhook_url, this.allowInsecureUrls);
-    if (problem) throw ApiError.invalid([{ param: 'webhook_url', message: problem }]);
+    if (problem) throw AppError.invalid([{ param: 'webhook_url', message: problem }]);
     return input.webhook_url;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { ApiKeyRow, KeysRepo } from './keys.repo';
@@ -59,8 +59,8 @@ export class KeysService {
   /** Revokes a key with immediate effect. */
   revoke(id: string): ApiKeyRow {
     const row = this.repo.findById(id);
-    if (!row) throw ApiError.notFound(`API key ${id}`);
-    if (!this.repo.revoke(id, isoAt(this.clock.now()))) throw ApiError.conflict(`API key ${id} is already revoked`);
+    if (!row) throw AppError.notFound(`API key ${id}`);
+    if (!this.repo.revoke(id, isoAt(this.clock.now()))) throw AppError.conflict(`API key ${id} is already revoked`);
     return this.repo.findById(id)!;
   }
 }

@@ -1,9 +1,10 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import { sendIdempotent } from '../http/idempotent';
-import { parsePageRequest, queryParam, toPage } from '../http/pagination';
+import { parsePageRequest, queryParam } from '../http/pagination';
+import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
-import { bodyValidator } from '../http/validation';
+import { objectValidator } from '../shared/validation';
 import type { MeetingStatus } from './meetings.repo';
 import { createMeetingSchema, updateMeetingSchema, type CreateMeetingInput, type UpdateMeetingInput } from './meetings.schemas';
 import type { MeetingsService } from './meetings.service';
@@ -12,8 +13,8 @@ const STATUSES: readonly MeetingStatus[] = ['scheduled', 'live', 'ended', 'cance
 
 /** Endpoints of /meetings. */
 export function meetingsRoutes(meetings: MeetingsService, idempotency: IdempotencyService): RouteDef[] {
-  const parseCreate = bodyValidator<CreateMeetingInput>(createMeetingSchema);
-  const parseUpdate = bodyValidator<UpdateMeetingInput>(updateMeetingSchema);
+  const parseCreate = objectValidator<CreateMeetingInput>(createMeetingSchema);
+  const parseUpdate = objectValidator<UpdateMeetingInput>(updateMeetingSchema);
   return [
     {
       method: 'get',
@@ -23,7 +24,7 @@ export function meetingsRoutes(meetings: MeetingsService, idempotency: Idempoten
         const page = parsePageRequest(req);
         const status = queryParam(req, 'status');
         if (status !== undefined && !STATUSES.includes(status as MeetingStatus)) {
-          throw ApiError.invalid([{ param: 'status', message: `must be one of ${STATUSES.join(', ')}` }]);
+          throw AppError.invalid([{ param: 'status', message: `must be one of ${STATUSES.join(', ')}` }]);
         }
         const rows = meetings.list(req.principal!, page, status as MeetingStatus | undefined);
         res.json(toPage(rows, page.limit, (row) => meetings.view(row)));

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 
 const settings: JsonSchema = {
   type: 'object',

@@ -1,7 +1,7 @@
 import type { EventsService } from '../events/events.service';
 import type { IdentityService, Principal } from '../identity/identity.service';
-import { ApiError } from '../http/errors';
-import type { PageRequest } from '../http/pagination';
+import { AppError } from '../shared/errors';
+import type { PageRequest } from '../shared/paging';
 import { isoAt, type Clock } from '../shared/clock';
 import { newMeetingCode, type IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
@@ -44,10 +44,10 @@ export class MeetingsService {
   create(principal: Principal, input: CreateMeetingInput): Meeting {
     const kind = input.kind ?? 'meeting';
     if (kind === 'webinar' && input.slug === undefined) {
-      throw ApiError.invalid([{ param: 'slug', message: 'is required for a webinar' }]);
+      throw AppError.invalid([{ param: 'slug', message: 'is required for a webinar' }]);
     }
     if (kind === 'meeting' && input.slug !== undefined) {
-      throw ApiError.invalid([{ param: 'slug', message: 'is only for webinars (kind: "webinar")' }]);
+      throw AppError.invalid([{ param: 'slug', message: 'is only for webinars (kind: "webinar")' }]);
     }
     const org = this.identity.targetOrganization(principal, input.organization_id);
     const now = this.clock.now();
@@ -78,7 +78,7 @@ export class MeetingsService {
       } catch (err) {
         const message = (err as Error).message;
         if (message.includes('meetings.slug')) {
-          throw new ApiError('conflict', 409, `The slug "${row.slug}" is already taken`, { param: 'slug' });
+          throw new AppError('conflict', `The slug "${row.slug}" is already taken`, { param: 'slug' });
         }
         if (!message.includes('meetings.code') || attempt === CODE_ATTEMPTS) throw err;
       }
@@ -92,14 +92,14 @@ export class MeetingsService {
   /** The stored row of a meeting the principal can reach, or a 404. */
   find(principal: Principal, idOrCode: string): MeetingRow {
     const row = this.repo.find(principal.organizationIds, idOrCode);
-    if (!row) throw ApiError.notFound(`Meeting ${idOrCode}`);
+    if (!row) throw AppError.notFound(`Meeting ${idOrCode}`);
     return row;
   }
 
   /** The webinar with `slug` that the principal can reach, or a 404. */
   findWebinar(principal: Principal, slug: string): MeetingRow {
     const row = this.repo.findBySlug(principal.organizationIds, slug);
-    if (!row) throw ApiError.notFound(`Webinar ${slug}`);
+    if (!row) throw AppError.notFound(`Webinar ${slug}`);
     return row;
   }
 
@@ -111,12 +111,12 @@ export class MeetingsService {
     const row = this.find(principal, idOrCode);
     if (input.status === 'ended') {
       if (Object.keys(input).length > 1) {
-        throw ApiError.invalid([{ param: 'status', message: 'cannot be changed together with other fields' }]);
+        throw AppError.invalid([{ param: 'status', message: 'cannot be changed together with other fields' }]);
       }
       return this.end(row);
     }
     if (row.status === 'ended' || row.status === 'cancelled') {
-      throw ApiError.conflict(`Meeting ${row.code} is ${row.status} and can no longer be changed`);
+      throw AppError.conflict(`Meeting ${row.code} is ${row.status} and can no longer be changed`);
     }
     const changes: MeetingChanges = { updated_at: isoAt(this.clock.now()) };
     if (input.title !== undefined) changes.title = input.title;
@@ -136,7 +136,7 @@ export class MeetingsService {
   cancel(principal: Principal, idOrCode: string): Meeting {
     const row = this.find(principal, idOrCode);
     if (row.status !== 'scheduled') {
-      throw ApiError.conflict(`Only a scheduled meeting can be cancelled; meeting ${row.code} is ${row.status}`);
+      throw AppError.conflict(`Only a scheduled meeting can be cancelled; meeting ${row.code} is ${row.status}`);
     }
     return this.apply(row, { status: 'cancelled', updated_at: isoAt(this.clock.now()) });
   }
@@ -147,7 +147,7 @@ export class MeetingsService {
    */
   start(row: MeetingRow): Meeting {
     if (row.status === 'live') return this.view(row);
-    if (row.status !== 'scheduled') throw ApiError.conflict(`Meeting ${row.code} is ${row.status} and cannot start`);
+    if (row.status !== 'scheduled') throw AppError.conflict(`Meeting ${row.code} is ${row.status} and cannot start`);
     const at = isoAt(this.clock.now());
     return this.transaction(() => {
       const meeting = this.apply(row, { status: 'live', started_at: at, updated_at: at });
@@ -159,7 +159,7 @@ export class MeetingsService {
   /** Ends a live meeting for everyone and emits meeting.ended. */
   end(row: MeetingRow): Meeting {
     if (row.status !== 'live') {
-      throw ApiError.conflict(`Only a live meeting can be ended; meeting ${row.code} is ${row.status}`);
+      throw AppError.conflict(`Only a live meeting can be ended; meeting ${row.code} is ${row.status}`);
     }
     const at = isoAt(this.clock.now());
     return this.transaction(() => {
@@ -172,7 +172,7 @@ export class MeetingsService {
   /** A meeting by id, whatever organization it is in; for background work that has no caller. */
   findAnywhere(meetingId: string): MeetingRow {
     const row = this.repo.findById(meetingId);
-    if (!row) throw ApiError.notFound(`Meeting ${meetingId}`);
+    if (!row) throw AppError.notFound(`Meeting ${meetingId}`);
     return row;
   }
 
@@ -199,7 +199,7 @@ export class MeetingsService {
 
   private apply(row: MeetingRow, changes: MeetingChanges): Meeting {
     if (!this.repo.update(row.id, row.status, changes)) {
-      throw ApiError.conflict(`Meeting ${row.code} changed while this request ran; retry it`);
+      throw AppError.conflict(`Meeting ${row.code} changed while this request ran; retry it`);
     }
     return this.view({ ...row, ...changes });
   }
@@ -212,6 +212,6 @@ export function meetingRef(m: Pick<Meeting, 'id' | 'code' | 'title' | 'status' |
 
 function instant(value: string, param: string): number {
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw ApiError.invalid([{ param, message: 'is not a real date-time' }]);
+  if (Number.isNaN(ms)) throw AppError.invalid([{ param, message: 'is not a real date-time' }]);
   return ms;
 }

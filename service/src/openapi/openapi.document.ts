@@ -1,7 +1,7 @@
 import type { Scope } from '../keys/scopes';
 import { SCOPES } from '../keys/scopes';
 import { createMeetingSchema, meetingSchema, updateMeetingSchema } from '../meetings/meetings.schemas';
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 import { createRegistrationSchema, registrationSchema } from '../webinars/registrations.schemas';
 import { EVENT_SCOPES, EVENT_TYPES } from '../events/event-types';
 import { createEndpointSchema, endpointSchema, updateEndpointSchema } from '../webhooks/webhooks.schemas';

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '../events/event-types';
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 
 /** The schema of a delivery with its attempts; `destinationField` names its destination (endpoint_id, integration_id). */
 export function deliverySchema(destinationField: string): JsonSchema {

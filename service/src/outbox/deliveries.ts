@@ -1,5 +1,5 @@
 import type { EventType } from '../events/event-types';
-import type { PageRequest } from '../http/pagination';
+import type { PageRequest } from '../shared/paging';
 import { isoAt } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { AttemptRow, DeliveriesRepo, DeliveryRow, DestinationKind } from './deliveries.repo';

@@ -1,4 +1,5 @@
-import { parsePageRequest, toPage } from '../http/pagination';
+import { parsePageRequest } from '../http/pagination';
+import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
 import type { MeetingsService } from '../meetings/meetings.service';
 import type { ParticipantRow, ParticipantsRepo } from './participants.repo';

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { ApiError } from '../http/errors';
-import { parsePageRequest, toPage } from '../http/pagination';
+import { AppError } from '../shared/errors';
+import { parsePageRequest } from '../http/pagination';
+import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
 import type { MeetingsService } from '../meetings/meetings.service';
 import type { RecordingRow, RecordingsRepo } from './recordings.repo';
@@ -34,12 +35,12 @@ export function recordingsRoutes(
         const row = repo.findById(id);
         // A recording of a meeting the key cannot reach is reported exactly like a missing one.
         if (row) meetings.find(req.principal!, row.meeting_id);
-        if (!row || row.status !== 'ready' || !row.file_name) throw ApiError.notFound(`Recording ${id}`);
+        if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${id}`);
         const file = path.join(recordingsDir, path.basename(row.file_name));
         res.attachment(path.basename(row.file_name));
         await new Promise<void>((resolve, reject) =>
           res.sendFile(file, { headers: { 'Content-Type': row.content_type ?? 'application/octet-stream' } }, (err) =>
-            err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? ApiError.notFound(`Recording ${id}`) : err) : resolve(),
+            err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? AppError.notFound(`Recording ${id}`) : err) : resolve(),
           ),
         );
       },

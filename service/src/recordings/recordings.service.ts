@@ -1,5 +1,5 @@
 import type { EventsService } from '../events/events.service';
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
@@ -62,8 +62,8 @@ export class RecordingsService {
   markReady(recordingId: string, file: FinishedFile): Recording {
     return this.transaction(() => {
       const row = this.repo.findById(recordingId);
-      if (!row) throw ApiError.notFound(`Recording ${recordingId}`);
-      if (row.status !== 'processing') throw ApiError.conflict(`Recording ${recordingId} is already ${row.status}`);
+      if (!row) throw AppError.notFound(`Recording ${recordingId}`);
+      if (row.status !== 'processing') throw AppError.conflict(`Recording ${recordingId} is already ${row.status}`);
       const ready: RecordingRow = {
         ...row,
         status: 'ready',

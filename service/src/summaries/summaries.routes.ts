@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { RouteDef } from '../http/routes';
 import type { MeetingsService } from '../meetings/meetings.service';
 import type { SummariesRepo } from './summaries.repo';
@@ -13,7 +13,7 @@ export function summariesRoutes(meetings: MeetingsService, summaries: SummariesR
       handler(req, res) {
         const meeting = meetings.find(req.principal!, String(req.params.id));
         const summary = summaries.find(meeting.id);
-        if (!summary) throw ApiError.notFound(`Summary of meeting ${meeting.code}`);
+        if (!summary) throw AppError.notFound(`Summary of meeting ${meeting.code}`);
         res.json(summary);
       },
     },

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { RouteDef } from '../http/routes';
 import type { MeetingsService } from '../meetings/meetings.service';
 import type { TranscriptsRepo } from './transcripts.repo';
@@ -13,7 +13,7 @@ export function transcriptsRoutes(meetings: MeetingsService, transcripts: Transc
       handler(req, res) {
         const meeting = meetings.find(req.principal!, String(req.params.id));
         const transcript = transcripts.find(meeting.id);
-        if (!transcript) throw ApiError.notFound(`Transcript of meeting ${meeting.code}`);
+        if (!transcript) throw AppError.notFound(`Transcript of meeting ${meeting.code}`);
         res.json(transcript);
       },
     },

@@ -1,13 +1,14 @@
-import { parsePageRequest, toPage } from '../http/pagination';
+import { parsePageRequest } from '../http/pagination';
+import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
-import { bodyValidator } from '../http/validation';
+import { objectValidator } from '../shared/validation';
 import { createEndpointSchema, updateEndpointSchema, type CreateEndpointInput, type UpdateEndpointInput } from './webhooks.schemas';
 import type { WebhooksService } from './webhooks.service';
 
 /** Management of webhook endpoints and their deliveries (scope webhooks:write). */
 export function webhooksRoutes(webhooks: WebhooksService): RouteDef[] {
-  const parseCreate = bodyValidator<CreateEndpointInput>(createEndpointSchema);
-  const parseUpdate = bodyValidator<UpdateEndpointInput>(updateEndpointSchema);
+  const parseCreate = objectValidator<CreateEndpointInput>(createEndpointSchema);
+  const parseUpdate = objectValidator<UpdateEndpointInput>(updateEndpointSchema);
   const scope = 'webhooks:write' as const;
   return [
     {

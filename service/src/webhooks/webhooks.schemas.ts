@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../events/event-types';
 import type { EventType } from '../events/event-types';
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 
 const url: JsonSchema = {
   type: 'string',

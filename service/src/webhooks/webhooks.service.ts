@@ -2,8 +2,8 @@ import { newWebhookSecret } from '@svc/connectors';
 import { assertCanSubscribe, type EventType } from '../events/event-types';
 import type { EventRow } from '../events/events.repo';
 import type { EventSubscriber } from '../events/events.service';
-import { ApiError } from '../http/errors';
-import type { PageRequest } from '../http/pagination';
+import { AppError } from '../shared/errors';
+import type { PageRequest } from '../shared/paging';
 import type { IdentityService, Principal } from '../identity/identity.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
@@ -144,8 +144,8 @@ export class WebhooksService implements EventSubscriber {
     const original = this.deliveries.findById(deliveryId);
     const endpoint =
       original?.destination_kind === 'webhook' ? this.endpoints.find(principal.organizationIds, original.destination_id) : undefined;
-    if (!original || !endpoint) throw ApiError.notFound(`Delivery ${deliveryId}`);
-    if (!endpoint.enabled) throw ApiError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
+    if (!original || !endpoint) throw AppError.notFound(`Delivery ${deliveryId}`);
+    if (!endpoint.enabled) throw AppError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
     const row = newDelivery(this.ids, 'webhook', original.event_id, endpoint.id, this.clock.now());
     this.deliveries.insert(row);
     return { ...deliveryView(row, original.event_type, []), endpoint_id: endpoint.id };
@@ -170,12 +170,12 @@ export class WebhooksService implements EventSubscriber {
 
   private find(principal: Principal, id: string): WebhookEndpointRow {
     const row = this.endpoints.find(principal.organizationIds, id);
-    if (!row) throw ApiError.notFound(`Webhook endpoint ${id}`);
+    if (!row) throw AppError.notFound(`Webhook endpoint ${id}`);
     return row;
   }
 
   private checkUrl(url: string): void {
     const problem = webhookUrlProblem(url, this.allowInsecureUrls);
-    if (problem) throw ApiError.invalid([{ param: 'url', message: problem }]);
+    if (problem) throw AppError.invalid([{ param: 'url', message: problem }]);
   }
 }

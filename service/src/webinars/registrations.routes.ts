@@ -1,13 +1,13 @@
 import { sendIdempotent } from '../http/idempotent';
 import type { RouteDef } from '../http/routes';
-import { bodyValidator } from '../http/validation';
+import { objectValidator } from '../shared/validation';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import { createRegistrationSchema, type CreateRegistrationInput } from './registrations.schemas';
 import type { RegistrationsService } from './registrations.service';
 
 /** POST /webinars/{slug}/registrations: 201 for a new registration, 200 with the existing one for a known email. */
 export function registrationsRoutes(registrations: RegistrationsService, idempotency: IdempotencyService): RouteDef[] {
-  const parse = bodyValidator<CreateRegistrationInput>(createRegistrationSchema);
+  const parse = objectValidator<CreateRegistrationInput>(createRegistrationSchema);
   return [
     {
       method: 'post',

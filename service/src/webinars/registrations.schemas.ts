@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../http/validation';
+import type { JsonSchema } from '../shared/validation';
 
 /** Body of POST /webinars/{slug}/registrations. */
 export const createRegistrationSchema: JsonSchema = {

@@ -1,6 +1,6 @@
 import type { EventsService } from '../events/events.service';
 import type { Principal } from '../identity/identity.service';
-import { ApiError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
@@ -44,7 +44,7 @@ export class RegistrationsService {
     });
     if (existing) return { registration: view(existing), created: false };
     if (webinar.status === 'ended' || webinar.status === 'cancelled') {
-      throw ApiError.conflict(`Webinar ${slug} is ${webinar.status} and takes no new registrations`);
+      throw AppError.conflict(`Webinar ${slug} is ${webinar.status} and takes no new registrations`);
     }
     const row: RegistrationRow = {
       id: this.ids.next('reg'),

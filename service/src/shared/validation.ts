@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ApiError, type FieldError } from './errors';
+import { AppError, type FieldError } from './errors';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -8,15 +8,15 @@ export type JsonSchema = Record<string, unknown>;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 
-/** Compiles `schema` into a function that returns the body typed as T or throws a 400 naming each offending field. */
-export function bodyValidator<T>(schema: JsonSchema): (body: unknown) => T {
+/** Compiles `schema` into a function that returns a JSON object typed as T, or throws validation_failed naming each offending field. */
+export function objectValidator<T>(schema: JsonSchema): (body: unknown) => T {
   const validate = ajv.compile(schema);
   return (body) => {
     const value = body ?? {};
     if (typeof value !== 'object' || Array.isArray(value)) {
-      throw ApiError.invalid([{ param: 'body', message: 'must be a JSON object' }]);
+      throw AppError.invalid([{ param: 'body', message: 'must be a JSON object' }]);
     }
-    if (!validate(value)) throw ApiError.invalid(dedupe((validate.errors ?? []).map(toFieldError)));
+    if (!validate(value)) throw AppError.invalid(dedupe((validate.errors ?? []).map(toFieldError)));
     return value as T;
   };
 }
