@@ -13,7 +13,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   // Tests run the connectors' sources, not their build.
-  moduleNameMapper: { '^@svc/connectors$': '<rootDir>/connectors/src/index.ts' },
+  moduleNameMapper: {
+    '^@svc/connectors$': '<rootDir>/connectors/src/index.ts',
+    '^@svc/service/testing$': '<rootDir>/service/src/testing/index.ts',
+  },
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
 };

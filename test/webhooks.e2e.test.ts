@@ -1,5 +1,5 @@
+import { startReceiver, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
-import { startReceiver, type TestReceiver } from '../service/src/testing/receiver';
 import { startVerifyReceiver } from './receivers/verify-receiver';
 import { call, startService, svcCli, tempDataDir, type ServiceProcess } from './support/service-process';
 

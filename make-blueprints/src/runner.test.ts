@@ -1,6 +1,5 @@
+import { startTestServer, type TestServer, startReceiver, type TestReceiver } from '@svc/service/testing';
 import { newWebhookSecret, signDelivery, svcSignature } from '@svc/connectors';
-import { startTestServer, type TestServer } from '../../service/src/testing/harness';
-import { startReceiver, type TestReceiver } from '../../service/src/testing/receiver';
 import { loadBlueprint, type Blueprint } from './blueprint';
 import { runBlueprint, RunError, type Bundle, type RunResult } from './runner';
 

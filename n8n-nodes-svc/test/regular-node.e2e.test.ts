@@ -1,6 +1,6 @@
+import { seedMediaResults } from '@svc/service/testing';
 import fs from 'node:fs';
 import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
-import { seedMediaResults } from './support/media';
 import { createN8nHome, ensureTool, executionOf, INSTALL_TIMEOUT_MS, outputOf, type N8nHome } from './support/n8n';
 import { manualTrigger, svcCredentialExport, svcNode, workflowExport } from './support/workflows';
 

@@ -1,6 +1,6 @@
+import { startReceiver, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
 import { svcSignature } from '@svc/connectors';
-import { startReceiver, type TestReceiver } from '../../service/src/testing/receiver';
 import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
 import { createN8nHome, ensureTool, INSTALL_TIMEOUT_MS, waitFor, type N8nHome, type N8nServer } from './support/n8n';
 import { ownerSession, type N8nSession } from './support/n8n-rest';

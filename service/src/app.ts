@@ -1,4 +1,3 @@
-import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import type { Config } from './config';
 import { authenticate, requireKey } from './http/auth';
@@ -30,14 +29,14 @@ export interface AppDeps {
 }
 
 /** The public API's routes, in one table that the OpenAPI test compares with the document. */
-export function publicRoutes({ config, services: s }: AppDeps): RouteDef[] {
+export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
   return [
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
-    ...participantsRoutes(s.meetings, s.participants),
-    ...recordingsRoutes(s.meetings, s.recordings, s.recordingsRepo, path.join(config.dataDir, 'recordings')),
-    ...transcriptsRoutes(s.meetings, s.transcriptsRepo),
-    ...summariesRoutes(s.meetings, s.summariesRepo),
+    ...participantsRoutes(s.participants),
+    ...recordingsRoutes(s.recordings),
+    ...transcriptsRoutes(s.transcripts),
+    ...summariesRoutes(s.summaries),
     ...registrationsRoutes(s.registrations, s.idempotency),
     ...eventsRoutes(s.events),
     ...webhooksRoutes(s.webhooks),

@@ -1,23 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { runCli } from './cli';
-import { openDatabase } from './db/connection';
-import { migrate } from './db/migrate';
-import { createServices } from './services';
-import { SecretBox } from './shared/secret-box';
-import { ManualClock } from './shared/clock';
+import { startTestCore } from './testing/core';
 
 describe('svc CLI', () => {
-  const clock = new ManualClock();
-  const db = openDatabase(':memory:');
-  migrate(db);
-  const secrets = new SecretBox(randomBytes(32));
-  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: false }, clock, secrets);
-  afterAll(() => db.close());
+  const core = startTestCore();
+  const { services, clock } = core;
+  const db = services.db;
+  afterAll(() => core.dispose());
 
   function run(...argv: string[]) {
     let out = '';
     let err = '';
-    const code = runCli(argv, db, { out: (s) => (out += s), err: (s) => (err += s) }, { secrets, clock });
+    const code = runCli(argv, services, { out: (s) => (out += s), err: (s) => (err += s) });
     return { code, out, err };
   }
 

@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
-import { openDatabase, type Db } from './db/connection';
-import { migrate } from './db/migrate';
+import { bootstrap } from './bootstrap';
 import { AppError } from './shared/errors';
 import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
-import { createServices } from './services';
-import { isoAt, systemClock, type Clock } from './shared/clock';
-import { loadMasterKey, SecretBox } from './shared/secret-box';
+import type { Services } from './services';
+import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 
 const USAGE = `Usage:
@@ -36,15 +34,9 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-/** Runs one `svc` command against `db`; returns the process exit code. */
-export function runCli(
-  argv: string[],
-  db: Db,
-  io: CliIo,
-  opts: { secrets: SecretBox; clock?: Clock; allowInsecureWebhooks?: boolean },
-): number {
-  const clock = opts.clock ?? systemClock;
-  const services = createServices(db, { baseUrl: '', allowInsecureWebhooks: opts.allowInsecureWebhooks ?? false }, clock, opts.secrets);
+/** Runs one `svc` command against the services of a database; returns the process exit code. */
+export function runCli(argv: string[], services: Services, io: CliIo): number {
+  const clock = services.clock;
   const [group, command, ...rest] = argv;
   try {
     const { values, positionals } = parseArgs({
@@ -210,12 +202,9 @@ function optionalPositive(raw: string | undefined, flag: string): number | null 
 
 /** Entry point of the `svc` binary. */
 export function main(argv = process.argv.slice(2)): void {
-  const config = loadConfig();
-  const db = openDatabase(config.databasePath);
-  migrate(db);
-  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+  const core = bootstrap(loadConfig());
   const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
-  const code = runCli(argv, db, io, { secrets, allowInsecureWebhooks: config.allowInsecureWebhooks });
-  db.close();
+  const code = runCli(argv, core.services, io);
+  core.close();
   process.exitCode = code;
 }

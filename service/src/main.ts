@@ -1,24 +1,16 @@
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/connection';
-import { migrate } from './db/migrate';
+import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
-import { createDeliveryWorker, createServices } from './services';
-import { systemClock } from './shared/clock';
-import { createLogger } from './shared/logger';
-import { loadMasterKey, SecretBox } from './shared/secret-box';
+import { createDeliveryWorker } from './services';
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const db = openDatabase(config.databasePath);
-  const applied = migrate(db);
-  if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
-
-  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-  const services = createServices(db, config, systemClock, secrets);
+  const core = bootstrap(config);
+  const { logger, services } = core;
+  if (core.migrationsApplied.length > 0) logger.info('migrations applied', { migrations: core.migrationsApplied });
   const { owner, created } = services.identity.ensureOwner();
   if (created) {
     const { key } = services.keys.create({ userId: owner.id, name: 'Owner key (first start)', scopes: [...SCOPES] });
@@ -43,7 +35,7 @@ async function main(): Promise<void> {
     logger.info('stopping', { signal });
     server.close(() => {
       void deliveryWorker.stop().then(() => {
-        db.close();
+        core.close();
         process.exit(0);
       });
     });

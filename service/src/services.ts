@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config';
 import type { Db } from './db/connection';
 import { EventsRepo } from './events/events.repo';
@@ -11,6 +12,7 @@ import { KeysService } from './keys/keys.service';
 import { MeetingsRepo } from './meetings/meetings.repo';
 import { MeetingsService } from './meetings/meetings.service';
 import { ParticipantsRepo } from './participants/participants.repo';
+import { ParticipantsService } from './participants/participants.service';
 import { RecordingsRepo } from './recordings/recordings.repo';
 import { RecordingsService } from './recordings/recordings.service';
 import type { Clock } from './shared/clock';
@@ -45,13 +47,10 @@ export interface Services {
   identity: IdentityService;
   events: EventsService;
   meetings: MeetingsService;
-  participants: ParticipantsRepo;
+  participants: ParticipantsService;
   recordings: RecordingsService;
-  recordingsRepo: RecordingsRepo;
   transcripts: TranscriptsService;
-  transcriptsRepo: TranscriptsRepo;
   summaries: SummariesService;
-  summariesRepo: SummariesRepo;
   registrations: RegistrationsService;
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
@@ -61,10 +60,15 @@ export interface Services {
   integrationsRepo: IntegrationsRepo;
 }
 
+/** Where recording files live under the data directory. */
+export function recordingsDir(dataDir: string): string {
+  return path.join(dataDir, 'recordings');
+}
+
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks'>,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir'>,
   clock: Clock,
   secrets: SecretBox,
 ): Services {
@@ -73,9 +77,6 @@ export function createServices(
   const identity = new IdentityService(new IdentityRepo(db), ids, clock);
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
-  const recordingsRepo = new RecordingsRepo(db);
-  const transcriptsRepo = new TranscriptsRepo(db);
-  const summariesRepo = new SummariesRepo(db);
   const deliveries = new DeliveriesRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
   const webhooks = new WebhooksService(
@@ -110,13 +111,19 @@ export function createServices(
     identity,
     events,
     meetings,
-    participants: new ParticipantsRepo(db),
-    recordings: new RecordingsService(recordingsRepo, meetings, events, transaction, ids, clock, config.baseUrl),
-    recordingsRepo,
-    transcripts: new TranscriptsService(transcriptsRepo, meetings, events, transaction, clock),
-    transcriptsRepo,
-    summaries: new SummariesService(summariesRepo, meetings, events, transaction, clock),
-    summariesRepo,
+    participants: new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock),
+    recordings: new RecordingsService(
+      new RecordingsRepo(db),
+      meetings,
+      events,
+      transaction,
+      ids,
+      clock,
+      config.baseUrl,
+      recordingsDir(config.dataDir),
+    ),
+    transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
+    summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, events, transaction, ids, clock),
     idempotency: new IdempotencyService(db, new IdempotencyRepo(db), clock),
     webhooks,

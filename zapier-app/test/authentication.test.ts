@@ -1,4 +1,4 @@
-import type { TestServer } from '../../service/src/testing/harness';
+import type { TestServer } from '@svc/service/testing';
 import { connectionLabel, testConnection } from '../src/authentication';
 import { appTester, authDataFor, startService } from './support';
 

@@ -1,4 +1,4 @@
-import type { TestServer } from '../../service/src/testing/harness';
+import type { TestServer } from '@svc/service/testing';
 import App from '../src';
 import { createMeeting } from '../src/creates/create_meeting';
 import { registerParticipant, type RegistrationResult } from '../src/creates/register_participant';

@@ -1,7 +1,5 @@
+import { seedMeeting, startTestServer, type TestServer, type ReceivedRequest } from '@svc/service/testing';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
-import { seedMeeting } from '../../service/src/testing/fixtures';
-import { startTestServer, type TestServer } from '../../service/src/testing/harness';
-import type { ReceivedRequest } from '../../service/src/testing/receiver';
 import App from '../src';
 
 /** A function of the app as the app tester runs it. */

@@ -1,9 +1,5 @@
+import { seedMeeting, type TestServer, startReceiver, type TestReceiver } from '@svc/service/testing';
 import { newWebhookSecret, signDelivery } from '@svc/connectors';
-import { seedMeeting } from '../../service/src/testing/fixtures';
-import type { TestServer } from '../../service/src/testing/harness';
-import { startReceiver, type TestReceiver } from '../../service/src/testing/receiver';
-import { createDeliveryWorker } from '../../service/src/services';
-import { createLogger } from '../../service/src/shared/logger';
 import App from '../src';
 import type { Subscription, SvcEvent } from '../src/api';
 import {
@@ -35,7 +31,7 @@ describe('event triggers', () => {
   let t: TestServer;
   let key: string;
   let auth: { base_url: string; api_key: string };
-  let worker: ReturnType<typeof createDeliveryWorker>;
+  let worker: ReturnType<TestServer['deliveryWorker']>;
   let api: ReturnType<typeof callApi>;
   let registrations = 0;
 
@@ -71,7 +67,7 @@ describe('event triggers', () => {
     key = t.key();
     auth = authDataFor(t, key);
     api = callApi(t, key);
-    worker = createDeliveryWorker(t.services, t.config, createLogger('silent'));
+    worker = t.deliveryWorker();
     for (const title of ['Kickoff', 'Retro']) finishMedia(t, await runMeeting(t, key, title));
     await createWebinar(t, key, 'zap-alpha', 'Alpha launch');
     await createWebinar(t, key, 'zap-beta', 'Beta launch');

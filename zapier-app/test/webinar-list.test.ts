@@ -1,5 +1,4 @@
-import { seedMeeting } from '../../service/src/testing/fixtures';
-import type { TestServer } from '../../service/src/testing/harness';
+import { seedMeeting, type TestServer } from '@svc/service/testing';
 import App from '../src';
 import type { Meeting } from '../src/api';
 import { listOpenWebinars } from '../src/triggers/webinar_list';

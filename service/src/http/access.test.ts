@@ -75,8 +75,8 @@ function seedEverything(t: TestServer, orgId: string, slug: string): Ids & { cod
   const meeting = seedMeeting(t, {}, orgId);
   seedParticipant(t, meeting.id);
   const recording = seedRecording(t, meeting.id);
-  seedTranscript(t, meeting.id);
-  seedSummary(t, meeting.id);
+  seedTranscript(t.services, meeting.id);
+  seedSummary(t.services, meeting.id);
   seedMeeting(t, { kind: 'webinar', slug, title: 'Webinar' }, orgId);
   return { id: meeting.id, code: meeting.code, recording_id: recording.id, slug, ...seedEndpoint(t, orgId) };
 }

@@ -1,7 +1,5 @@
-import { createDeliveryWorker } from '../services';
 import { SCOPES } from '../keys/scopes';
 import type { DeliveryWorker } from '../outbox/delivery.worker';
-import { createLogger } from '../shared/logger';
 import { startFakeSlack, startFakeTeams, type FakeSlack, type FakeTeams } from '../testing/fake-chat';
 import { seedMeeting } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
@@ -23,7 +21,7 @@ describe('integrations: Slack and Teams notifications', () => {
       SVC_BASE_URL: 'https://meet.example.com',
     });
     key = t.key();
-    worker = createDeliveryWorker(t.services, t.config, createLogger('silent'), { random: () => 0.5 });
+    worker = t.deliveryWorker({ random: () => 0.5 });
   });
   afterEach(async () => {
     await worker.stop();

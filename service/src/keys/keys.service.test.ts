@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { openDatabase } from '../db/connection';
-import { migrate } from '../db/migrate';
-import { createServices } from '../services';
-import { SecretBox } from '../shared/secret-box';
-import { ManualClock } from '../shared/clock';
+import { startTestCore } from '../testing/core';
 
 describe('KeysService', () => {
-  const clock = new ManualClock();
-  const db = openDatabase(':memory:');
-  migrate(db);
-  const services = createServices(db, { baseUrl: 'http://x', allowInsecureWebhooks: false }, clock, new SecretBox(randomBytes(32)));
+  const core = startTestCore();
+  const { services, clock } = core;
+  const db = services.db;
   const { owner } = services.identity.ensureOwner();
-  afterAll(() => db.close());
+  afterAll(() => core.dispose());
   const verify = (key: string) => services.identity.authenticate(key)?.key;
 
   it('issues svc_sk_ keys and stores only a hash and a lookup prefix', () => {

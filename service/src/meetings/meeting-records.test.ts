@@ -16,7 +16,7 @@ describe('participants, recordings, transcripts, summaries and registrations', (
     expect((await get(`/meetings/${m.code}/participants`)).body).toEqual({ data: [], has_more: false, next_cursor: null });
     const host = seedParticipant(t, m.id, { name: 'Host', role: 'host', identity: 'host-1' });
     t.clock.advance(10);
-    const guest = seedParticipant(t, m.id, { name: 'Guest', left_at: new Date(t.clock.now() + 5000).toISOString() });
+    const guest = seedParticipant(t, m.id, { name: 'Guest' }, { leftAfterMs: 5000 });
     const first = await get(`/meetings/${m.code}/participants?limit=1`);
     expect(first.body.data).toEqual([guest]);
     expect(first.body.has_more).toBe(true);
@@ -30,7 +30,7 @@ describe('participants, recordings, transcripts, summaries and registrations', (
     expect((await get(`/meetings/${m.code}/recordings`)).body.data).toEqual([]);
     const ready = seedRecording(t, m.id, 'the-video-bytes');
     t.clock.advance(10);
-    const processing = seedRecording(t, m.id, 'partial', { status: 'processing', ready_at: null, duration_seconds: null });
+    const processing = seedRecording(t, m.id, 'partial', { ready: false });
     const res = await get(`/meetings/${m.code}/recordings`);
     expect(res.body.data).toEqual([
       expect.objectContaining({ id: processing.id, status: 'processing', download_url: null }),
@@ -63,8 +63,8 @@ describe('participants, recordings, transcripts, summaries and registrations', (
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
-    const transcript = seedTranscript(t, m.id);
-    const summary = seedSummary(t, m.id);
+    const transcript = seedTranscript(t.services, m.id);
+    const summary = seedSummary(t.services, m.id);
     expect((await get(`/meetings/${m.code}/transcript`)).body).toEqual(transcript);
     expect((await get(`/meetings/${m.code}/summary`)).body).toEqual(summary);
   });

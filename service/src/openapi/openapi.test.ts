@@ -68,8 +68,8 @@ describe('OpenAPI document', () => {
     const m = seedMeeting(t, { kind: 'webinar', slug: 'doc-webinar' });
     seedParticipant(t, m.id);
     seedRecording(t, m.id);
-    seedTranscript(t, m.id);
-    seedSummary(t, m.id);
+    seedTranscript(t.services, m.id);
+    seedSummary(t.services, m.id);
     const calls: [string, string, string, unknown?][] = [
       ['get', '/me', '/me'],
       ['get', '/meetings', '/meetings?limit=2'],

@@ -1,6 +1,4 @@
 import { verifyWebhook } from '@svc/connectors';
-import { createDeliveryWorker } from '../services';
-import { createLogger } from '../shared/logger';
 import { seedMeeting } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { startReceiver, type TestReceiver } from '../testing/receiver';
@@ -26,7 +24,7 @@ describe('DeliveryWorker', () => {
     });
     key = t.key();
     jitter = 0.5;
-    worker = createDeliveryWorker(t.services, t.config, createLogger('silent'), { random: () => jitter });
+    worker = t.deliveryWorker({ random: () => jitter });
     receiver = await startReceiver();
   });
   afterEach(async () => {

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import type { EventsService } from '../events/events.service';
+import type { Principal } from '../identity/identity.service';
+import { toPage, type Page, type PageRequest } from '../shared/paging';
 import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
@@ -20,6 +23,13 @@ export interface Recording {
   ready_at: string | null;
 }
 
+/** Where a recording's file is and how to serve it. */
+export interface RecordingFile {
+  path: string;
+  fileName: string;
+  contentType: string;
+}
+
 /** What the media pipeline knows once a recording's file is complete. */
 export interface FinishedFile {
   fileName: string;
@@ -38,7 +48,23 @@ export class RecordingsService {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    private readonly recordingsDir: string,
   ) {}
+
+  /** One page of the recordings of a meeting the principal can read, newest first. */
+  list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Recording> {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    return toPage(this.repo.list(meeting.id, page.after, page.limit + 1), page.limit, (row) => this.view(row));
+  }
+
+  /** The file of a ready recording the principal can read; a recording it cannot reach is reported exactly like a missing one. */
+  file(principal: Principal, recordingId: string): RecordingFile {
+    const row = this.repo.findById(recordingId);
+    if (row) this.meetings.find(principal, row.meeting_id);
+    if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
+    const fileName = path.basename(row.file_name);
+    return { path: path.join(this.recordingsDir, fileName), fileName, contentType: row.content_type ?? 'application/octet-stream' };
+  }
 
   /** Records that a recording of `meetingId` began (status processing). */
   start(meetingId: string, kind: RecordingRow['kind']): RecordingRow {

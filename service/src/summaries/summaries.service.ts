@@ -1,4 +1,6 @@
 import type { EventsService } from '../events/events.service';
+import type { Principal } from '../identity/identity.service';
+import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { Transaction } from '../shared/transaction';
@@ -13,6 +15,14 @@ export class SummariesService {
     private readonly transaction: Transaction,
     private readonly clock: Clock,
   ) {}
+
+  /** The summary of a meeting the principal can read; not_found until it exists. */
+  find(principal: Principal, meetingIdOrCode: string): Summary {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    const summary = this.repo.find(meeting.id);
+    if (!summary) throw AppError.notFound(`Summary of meeting ${meeting.code}`);
+    return summary;
+  }
 
   /** Stores a meeting's summary and emits summary.ready in the same transaction. */
   save(meetingId: string, input: Pick<Summary, 'tldr' | 'decisions' | 'action_items' | 'generator'>): Summary {

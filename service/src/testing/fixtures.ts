@@ -5,7 +5,8 @@ import type { Scope } from '../keys/scopes';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import type { CreateMeetingInput } from '../meetings/meetings.schemas';
 import type { ParticipantRow } from '../participants/participants.repo';
-import type { RecordingRow } from '../recordings/recordings.repo';
+import type { Recording } from '../recordings/recordings.service';
+import { recordingsDir, type Services } from '../services';
 import { isoAt } from '../shared/clock';
 import type { Summary } from '../summaries/summaries.repo';
 import type { Transcript } from '../transcripts/transcripts.repo';
@@ -24,74 +25,58 @@ export function seedMeeting(t: TestServer, input: Partial<CreateMeetingInput> = 
   return t.services.meetings.find(principal, meeting.id);
 }
 
-/** A participant row written through its repo. */
-export function seedParticipant(t: TestServer, meetingId: string, fields: Partial<ParticipantRow> = {}): ParticipantRow {
-  const row: ParticipantRow = {
-    id: t.services.ids.next('prt'),
-    meeting_id: meetingId,
+/** Someone who joined a meeting's room, recorded through the participants service; `leftAfterMs` moves the clock on and records the leave. */
+export function seedParticipant(
+  t: TestServer,
+  meetingId: string,
+  who: Partial<Pick<ParticipantRow, 'name' | 'role' | 'identity'>> = {},
+  opts: { leftAfterMs?: number } = {},
+): ParticipantRow {
+  const row = t.services.participants.recordJoin(meetingId, {
     name: 'Ada',
     role: 'guest',
     identity: `guest-${Math.random().toString(36).slice(2, 8)}`,
-    joined_at: isoAt(t.clock.now()),
-    left_at: null,
-    ...fields,
-  };
-  t.services.participants.insert(row);
-  return row;
+    ...who,
+  });
+  if (opts.leftAfterMs === undefined) return row;
+  t.clock.advance(opts.leftAfterMs);
+  t.services.participants.recordLeave(row.id);
+  return { ...row, left_at: isoAt(t.clock.now()) };
 }
 
-/** A ready recording row with a real file under the data directory. */
-export function seedRecording(t: TestServer, meetingId: string, content = 'webm-bytes', fields: Partial<RecordingRow> = {}): RecordingRow {
-  const id = t.services.ids.next('rec');
-  const fileName = `${id}.webm`;
-  const dir = path.join(t.config.dataDir, 'recordings');
+/** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */
+export function seedRecording(t: TestServer, meetingId: string, content = 'webm-bytes', opts: { ready?: boolean } = {}): Recording {
+  const started = t.services.recordings.start(meetingId, 'video');
+  if (opts.ready === false) return t.services.recordings.view(started);
+  const fileName = `${started.id}.webm`;
+  const dir = recordingsDir(t.config.dataDir);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, fileName), content);
-  const row: RecordingRow = {
-    id,
-    meeting_id: meetingId,
-    kind: 'video',
-    status: 'ready',
-    duration_seconds: 125,
-    file_name: fileName,
-    content_type: 'video/webm',
-    size_bytes: Buffer.byteLength(content),
-    created_at: isoAt(t.clock.now()),
-    ready_at: isoAt(t.clock.now()),
-    ...fields,
-  };
-  t.services.recordingsRepo.insert(row);
-  return row;
+  return t.services.recordings.markReady(started.id, {
+    fileName,
+    contentType: 'video/webm',
+    sizeBytes: Buffer.byteLength(content),
+    durationSeconds: 125,
+  });
 }
 
-/** A ready transcript written through its repo. */
-export function seedTranscript(t: TestServer, meetingId: string): Transcript {
-  const transcript: Transcript = {
-    meeting_id: meetingId,
-    language: 'en',
-    status: 'ready',
-    text: 'We ship on Friday. Ada writes the release notes.',
-    segments: [
-      { start: 0, end: 2.5, speaker: 'Bob', text: 'We ship on Friday.' },
-      { start: 2.5, end: 5.1, speaker: 'Ada', text: 'Ada writes the release notes.' },
-    ],
-    created_at: isoAt(t.clock.now()),
-    updated_at: isoAt(t.clock.now()),
-  };
-  t.services.transcriptsRepo.save(transcript);
-  return transcript;
+/** The transcript the media fixtures use: two segments by two speakers. */
+export const FIXTURE_SEGMENTS = [
+  { start: 0, end: 2.5, speaker: 'Bob', text: 'We ship on Friday.' },
+  { start: 2.5, end: 5.1, speaker: 'Ada', text: 'Ada writes the release notes.' },
+];
+
+/** A finished transcript, through the transcripts service (emits transcript.ready). */
+export function seedTranscript(services: Services, meetingId: string): Transcript {
+  return services.transcripts.complete(meetingId, { language: 'en', segments: FIXTURE_SEGMENTS });
 }
 
-/** A summary written through its repo. */
-export function seedSummary(t: TestServer, meetingId: string): Summary {
-  const summary: Summary = {
-    meeting_id: meetingId,
+/** A summary citing the fixture transcript, through the summaries service (emits summary.ready). */
+export function seedSummary(services: Services, meetingId: string): Summary {
+  return services.summaries.save(meetingId, {
     tldr: 'Release on Friday.',
     decisions: [{ text: 'Ship on Friday', cite: [0] }],
     action_items: [{ text: 'Write the release notes', owner: 'Ada', due: null, cite: [1] }],
     generator: 'extractive',
-    created_at: isoAt(t.clock.now()),
-  };
-  t.services.summariesRepo.save(summary);
-  return summary;
+  });
 }

@@ -1,19 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import type { Server } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { createApp } from '../app';
-import { loadConfig, type Config } from '../config';
-import { openDatabase } from '../db/connection';
-import { migrate } from '../db/migrate';
+import type { Config } from '../config';
 import type { OrganizationRow, UserRow } from '../identity/identity.repo';
 import type { Scope } from '../keys/scopes';
 import { SCOPES } from '../keys/scopes';
-import { createServices, type Services } from '../services';
-import { ManualClock } from '../shared/clock';
-import { createLogger } from '../shared/logger';
-import { SecretBox } from '../shared/secret-box';
+import type { DeliveryWorker } from '../outbox/delivery.worker';
+import type { Sender } from '../outbox/http-sender';
+import { createDeliveryWorker, type Services } from '../services';
+import type { ManualClock } from '../shared/clock';
+import { startTestCore } from './core';
 
 /** An answer as the tests see it. */
 export interface TestResponse {
@@ -40,22 +35,20 @@ export interface TestServer {
   org: OrganizationRow;
   dataDir: string;
   request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
+  /** The production delivery worker on this server's services, not started (drive it with runOnce or start it). */
+  deliveryWorker(opts?: { random?: () => number; send?: Sender }): DeliveryWorker;
   /** Creates a key for the owner; unlimited rate unless `rateLimited`. */
   key(scopes?: readonly Scope[], opts?: { org?: string; rateLimited?: boolean; expiresAt?: string }): string;
   close(): Promise<void>;
 }
 
-/** Starts a test server; the clock is manual and starts at the real current time. */
+/** Starts a test server, bootstrapped as production is; the clock is manual and starts at the real current time. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', PORT: '0', ...env });
-  const clock = new ManualClock(Date.now());
-  const db = openDatabase(config.databasePath);
-  migrate(db);
-  const services = createServices(db, config, clock, new SecretBox(randomBytes(32)));
+  const core = startTestCore(env);
+  const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
-  const app = createApp({ config, services, logger: createLogger('silent') });
+  const app = createApp({ config, services, logger });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -87,6 +80,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       }
       return { status: res.status, headers: res.headers, body: parsed };
     },
+    deliveryWorker(opts = {}) {
+      return createDeliveryWorker(services, config, logger, opts);
+    },
     key(scopes = SCOPES, opts = {}) {
       return services.keys.create({
         userId: owner.id,
@@ -101,8 +97,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      db.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      core.dispose();
     },
   };
 }

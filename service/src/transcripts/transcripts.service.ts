@@ -1,4 +1,6 @@
 import type { EventsService } from '../events/events.service';
+import type { Principal } from '../identity/identity.service';
+import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { Transaction } from '../shared/transaction';
@@ -13,6 +15,14 @@ export class TranscriptsService {
     private readonly transaction: Transaction,
     private readonly clock: Clock,
   ) {}
+
+  /** The transcript of a meeting the principal can read; not_found until it exists. */
+  find(principal: Principal, meetingIdOrCode: string): Transcript {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    const transcript = this.repo.find(meeting.id);
+    if (!transcript) throw AppError.notFound(`Transcript of meeting ${meeting.code}`);
+    return transcript;
+  }
 
   /** Stores the finished transcript of a meeting and emits transcript.ready in the same transaction. */
   complete(meetingId: string, input: { language: string; segments: TranscriptSegment[] }): Transcript {

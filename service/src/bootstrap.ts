@@ -1,0 +1,28 @@
+import type { Config } from './config';
+import { openDatabase } from './db/connection';
+import { migrate } from './db/migrate';
+import { createServices, type Services } from './services';
+import { systemClock, type Clock } from './shared/clock';
+import { createLogger, type Logger } from './shared/logger';
+import { loadMasterKey, SecretBox } from './shared/secret-box';
+
+/** The domain on its migrated database: what the service, the CLI, the test harness and the benchmarks start from. */
+export interface Core {
+  config: Config;
+  logger: Logger;
+  services: Services;
+  /** Migrations this start applied (empty when the database was current). */
+  migrationsApplied: string[];
+  /** Closes the database. */
+  close(): void;
+}
+
+/** The one start-up sequence: open the database, apply migrations, load the master key, build the services. */
+export function bootstrap(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Core {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const db = openDatabase(config.databasePath);
+  const migrationsApplied = migrate(db);
+  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+  const services = createServices(db, config, opts.clock ?? systemClock, secrets);
+  return { config, logger, services, migrationsApplied, close: () => db.close() };
+}
