@@ -1,22 +1,22 @@
-/** Unit and integration tests beside the code, end-to-end suites in test/. */
-module.exports = {
+/** Three projects: `unit` (unit and integration tests beside the code), `connectors` (Zapier, n8n, Make in their runtimes), `e2e` (test/). */
+const shared = {
   testEnvironment: 'node',
-  roots: [
-    '<rootDir>/connectors/src',
-    '<rootDir>/service/src',
-    '<rootDir>/zapier-app',
-    '<rootDir>/n8n-nodes-svc',
-    '<rootDir>/make-blueprints',
-    '<rootDir>/test',
-  ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
-  // Tests run the connectors' sources, not their build.
+  testTimeout: 30000,
+  // Tests run the sources of the workspace packages, not their builds.
   moduleNameMapper: {
     '^@svc/connectors$': '<rootDir>/connectors/src/index.ts',
     '^@svc/service/testing$': '<rootDir>/service/src/testing/index.ts',
   },
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/connectors/src', '<rootDir>/service/src'] },
+    { ...shared, displayName: 'connectors', roots: ['<rootDir>/zapier-app', '<rootDir>/n8n-nodes-svc', '<rootDir>/make-blueprints'] },
+    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'] },
+  ],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
-  testTimeout: 30000,
 };

@@ -33,6 +33,7 @@ exec 9>"$cache_root/$name.lock"
 flock 9
 
 if [[ ! -f "$marker" ]]; then
+  echo "Installing $name into $dir for the connector tests (once; later runs reuse it; a few minutes)..." >&2
   rm -rf "$dir"
   mkdir -p "$dir"
   printf '%s\n' "$manifest" > "$dir/package.json"
