@@ -4,6 +4,8 @@ import type { Db } from './db/connection';
 import { EventsRepo } from './events/events.repo';
 import { EventsService } from './events/events.service';
 import { IdempotencyRepo } from './idempotency/idempotency.repo';
+import { JobQueue, JobWorker, type JobHandler } from './jobs/job.worker';
+import { JobsRepo } from './jobs/jobs.repo';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { IdentityRepo } from './identity/identity.repo';
 import { IdentityService } from './identity/identity.service';
@@ -53,6 +55,8 @@ export interface Services {
   summaries: SummariesService;
   registrations: RegistrationsService;
   idempotency: IdempotencyService;
+  jobs: JobQueue;
+  jobsRepo: JobsRepo;
   webhooks: WebhooksService;
   deliveries: DeliveriesRepo;
   webhookEndpoints: WebhookEndpointsRepo;
@@ -68,7 +72,7 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir'>,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks'>,
   clock: Clock,
   secrets: SecretBox,
 ): Services {
@@ -78,6 +82,7 @@ export function createServices(
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
   const deliveries = new DeliveriesRepo(db);
+  const jobsRepo = new JobsRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
   const webhooks = new WebhooksService(
     webhookEndpoints,
@@ -88,6 +93,7 @@ export function createServices(
     ids,
     clock,
     config.allowInsecureWebhooks,
+    config.webhooks.endpointsPerOrganization,
   );
   const integrationsRepo = new IntegrationsRepo(db);
   const integrations = new IntegrationsService(
@@ -125,7 +131,9 @@ export function createServices(
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, events, transaction, ids, clock),
-    idempotency: new IdempotencyService(db, new IdempotencyRepo(db), clock),
+    idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
+    jobs: new JobQueue(jobsRepo, ids, clock),
+    jobsRepo,
     webhooks,
     deliveries,
     webhookEndpoints,
@@ -159,5 +167,24 @@ export function createDeliveryWorker(
     random: opts.random,
   });
   services.events.onEmitted(() => worker.wake());
+  return worker;
+}
+
+/** The durable job worker of a set of services with a handler per job kind, woken whenever a job is queued. */
+export function createJobWorker(
+  services: Services,
+  handlers: JobHandler[],
+  logger: Logger,
+  opts: { concurrency?: number } = {},
+): JobWorker {
+  const worker = new JobWorker({
+    jobs: services.jobsRepo,
+    handlers,
+    transaction: services.transaction,
+    clock: services.clock,
+    logger,
+    concurrency: opts.concurrency,
+  });
+  services.jobs.onEnqueued(() => worker.wake());
   return worker;
 }

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +66,15 @@ export function svcCli(dataDir: string, ...args: string[]): { code: number | nul
     timeout: 20_000,
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** Runs the `svc` CLI on `dataDir` without blocking this process (so load can run beside it). */
+export function svcCliAsync(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_DATA_DIR: dataDir }, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 /** A JSON request with an optional key. */

@@ -21,7 +21,7 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
     db.transaction(() => {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
-    })();
+    }).immediate();
     newlyApplied.push(file);
   }
   return newlyApplied;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/connection';
+import type { Transaction } from '../shared/transaction';
 import { AppError } from '../shared/errors';
 import type { Clock } from '../shared/clock';
 import type { IdempotencyRepo } from './idempotency.repo';
@@ -24,7 +24,7 @@ export class IdempotencyService {
   private lastPurge = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly transaction: Transaction,
     private readonly repo: IdempotencyRepo,
     private readonly clock: Clock,
   ) {}
@@ -35,14 +35,14 @@ export class IdempotencyService {
     request: { method: string; path: string; body: unknown },
     perform: () => { status: number; body: unknown },
   ): Outcome {
-    if (idempotencyKey === undefined) return { ...this.db.transaction(perform)(), replayed: false };
+    if (idempotencyKey === undefined) return { ...this.transaction(perform), replayed: false };
     if (!KEY_SHAPE.test(idempotencyKey)) {
       throw AppError.invalid([{ param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
     }
     const fingerprint = fingerprintOf(request);
     const now = this.clock.now();
     this.purgeExpired(now);
-    return this.db.transaction((): Outcome => {
+    return this.transaction((): Outcome => {
       const stored = this.repo.find(apiKeyId, idempotencyKey, now - RETENTION_MS);
       if (stored) {
         if (stored.request_fingerprint !== fingerprint) {
@@ -62,7 +62,7 @@ export class IdempotencyService {
         created_at_ms: now,
       });
       return { ...outcome, replayed: false };
-    })();
+    });
   }
 
   private purgeExpired(now: number): void {
