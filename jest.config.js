@@ -4,7 +4,6 @@ const shared = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
-  testTimeout: 30000,
   // Tests run the sources of the workspace packages, not their builds.
   moduleNameMapper: {
     '^@svc/connectors$': '<rootDir>/connectors/src/index.ts',
@@ -18,5 +17,6 @@ module.exports = {
     { ...shared, displayName: 'connectors', roots: ['<rootDir>/zapier-app', '<rootDir>/n8n-nodes-svc', '<rootDir>/make-blueprints'] },
     { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'] },
   ],
+  testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

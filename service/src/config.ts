@@ -24,6 +24,10 @@ export interface WebhookSettings {
   concurrency: number;
   /** Attempts in flight at once to one endpoint, so one slow endpoint cannot take the whole pool. */
   perEndpointConcurrency: number;
+  /** Attempts in flight at once for one organization's destinations, so no organization can take the whole pool. */
+  perOrganizationConcurrency: number;
+  /** Webhook endpoints one organization may have. */
+  endpointsPerOrganization: number;
   timeoutMs: number;
 }
 
@@ -63,12 +67,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowInsecureWebhooks: boolean(env, 'SVC_ALLOW_INSECURE_WEBHOOKS', false),
     trustProxy: boolean(env, 'SVC_TRUST_PROXY', false),
     masterKey: env.SVC_MASTER_KEY || undefined,
-    webhooks: {
-      concurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024),
-      perEndpointConcurrency: integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024),
-      timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
-    },
+    webhooks: webhookSettings(env),
     slackApiUrl: env.SVC_SLACK_API_URL || 'https://slack.com/api/',
+  };
+}
+
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  const concurrency = integer(env, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024);
+  const perEndpointConcurrency = integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024);
+  // Half the pool, but room for at least two busy endpoints, so one stuck endpoint cannot stall its own organization.
+  const organizationShare = Math.min(concurrency, Math.max(2 * perEndpointConcurrency, Math.ceil(concurrency / 2)));
+  return {
+    concurrency,
+    perEndpointConcurrency,
+    perOrganizationConcurrency: integer(env, 'SVC_WEBHOOK_ORGANIZATION_CONCURRENCY', organizationShare, 1, 1024),
+    endpointsPerOrganization: integer(env, 'SVC_WEBHOOK_ENDPOINTS_PER_ORGANIZATION', 100, 1, 100_000),
+    timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
   };
 }
 

@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
-import { createDeliveryWorker } from './services';
+import { createDeliveryWorker, createJobWorker } from './services';
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   }
 
   const deliveryWorker = createDeliveryWorker(services, config, logger);
+  // The media pipeline registers its handlers (transcribe, summarize) here.
+  const jobWorker = createJobWorker(services, [], logger);
   const app = createApp({ config, services, logger });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
+  jobWorker.start();
   process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
@@ -34,7 +37,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { signal });
     server.close(() => {
-      void deliveryWorker.stop().then(() => {
+      void Promise.all([deliveryWorker.stop(), jobWorker.stop()]).then(() => {
         core.close();
         process.exit(0);
       });

@@ -46,7 +46,7 @@ export class IntegrationsService implements EventSubscriber {
   enqueue(event: EventRow): void {
     const now = this.clock.now();
     for (const { id, kind } of this.repo.subscribedTo(event.organization_id, event.type)) {
-      this.deliveries.insert(newDelivery(this.ids, kind, event.id, id, now));
+      this.deliveries.insert(newDelivery(this.ids, kind, event, id, now));
     }
   }
 

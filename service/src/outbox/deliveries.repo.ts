@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import type { EventType } from '../events/event-types';
+import type { DueDestination } from './fair-share';
 
 /** Where a delivery stands: waiting (maybe for a retry), being attempted, or done. */
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
@@ -13,6 +14,7 @@ export interface DeliveryRow {
   event_id: string;
   destination_kind: DestinationKind;
   destination_id: string;
+  organization_id: string;
   status: DeliveryStatus;
   attempt_count: number;
   next_attempt_at: number | null;
@@ -43,9 +45,9 @@ export interface ClaimedDelivery extends DeliveryRow {
 /** SQL access to deliveries and their attempts. */
 export class DeliveriesRepo {
   private readonly insertStmt;
-  private readonly dueStmt;
+  private readonly dueDestinationsStmt;
+  private readonly claimDueStmt;
   private readonly withEventStmt;
-  private readonly claimStmt;
   private readonly expireLeasesStmt;
   private readonly releaseAllStmt;
   private readonly insertAttemptStmt;
@@ -59,15 +61,19 @@ export class DeliveriesRepo {
   private readonly deleteStmt;
 
   constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, status,
-      attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
-      @destination_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
-    this.dueStmt = db.prepare<[number, number], DeliveryRow>(
-      "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+    this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, organization_id,
+      status, attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
+      @destination_id, @organization_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
+    this.dueDestinationsStmt = db.prepare<[number], DueDestination>(
+      `SELECT destination_id, organization_id, count(*) AS due FROM deliveries
+       WHERE status = 'pending' AND next_attempt_at <= ? GROUP BY destination_id ORDER BY min(next_attempt_at)`,
+    );
+    this.claimDueStmt = db.prepare<[number, string, number, number], { id: string }>(
+      `UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id IN (SELECT id FROM deliveries
+       WHERE destination_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?) RETURNING id`,
     );
     this.withEventStmt = db.prepare<[string], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
       FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id IN (SELECT value FROM json_each(?))`);
-    this.claimStmt = db.prepare("UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id = ? AND status = 'pending'");
     this.expireLeasesStmt = db.prepare(
       "UPDATE deliveries SET status = 'pending', lease_until = NULL WHERE status = 'delivering' AND lease_until <= ?",
     );
@@ -101,9 +107,14 @@ export class DeliveriesRepo {
     this.insertStmt.run(row);
   }
 
-  /** Due pending deliveries, earliest first (parked ones have no due time). */
-  due(now: number, limit: number): DeliveryRow[] {
-    return this.dueStmt.all(now, limit);
+  /** The destinations with deliveries due at `now`, the longest waiting first (parked deliveries have no due time). */
+  dueDestinations(now: number): DueDestination[] {
+    return this.dueDestinationsStmt.all(now);
+  }
+
+  /** Takes up to `limit` of a destination's due deliveries, earliest first, for attempts until `leaseUntil`; returns their ids. */
+  claimDue(destinationId: string, now: number, limit: number, leaseUntil: number): string[] {
+    return this.claimDueStmt.all(leaseUntil, destinationId, now, limit).map((r) => r.id);
   }
 
   /** Makes deliveries whose lease ran out (their attempt never got recorded) pending again; returns how many. */
@@ -114,11 +125,6 @@ export class DeliveriesRepo {
   /** The deliveries with these ids, each with its event's type and payload. */
   withEvents(ids: string[]): ClaimedDelivery[] {
     return ids.length === 0 ? [] : this.withEventStmt.all(JSON.stringify(ids));
-  }
-
-  /** Takes a pending delivery for an attempt until `leaseUntil`; false if another claim won. */
-  claim(id: string, leaseUntil: number): boolean {
-    return this.claimStmt.run(leaseUntil, id).changes === 1;
   }
 
   /** After a restart: every delivery that was being attempted becomes due again at `now`. */

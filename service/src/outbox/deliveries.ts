@@ -18,12 +18,19 @@ export interface Delivery {
 }
 
 /** A pending delivery of an event to a destination, due at `now`. */
-export function newDelivery(ids: IdGenerator, kind: DestinationKind, eventId: string, destinationId: string, now: number): DeliveryRow {
+export function newDelivery(
+  ids: IdGenerator,
+  kind: DestinationKind,
+  event: { id: string; organization_id: string },
+  destinationId: string,
+  now: number,
+): DeliveryRow {
   return {
     id: ids.next('dlv'),
-    event_id: eventId,
+    event_id: event.id,
     destination_kind: kind,
     destination_id: destinationId,
+    organization_id: event.organization_id,
     status: 'pending',
     attempt_count: 0,
     next_attempt_at: now,

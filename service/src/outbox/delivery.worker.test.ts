@@ -251,7 +251,7 @@ describe('DeliveryWorker', () => {
     const ep = await endpoint();
     startMeeting();
     const [pending] = await deliveriesOf(ep.id);
-    expect(t.services.deliveries.claim(pending.id, t.clock.now() + HOUR)).toBe(true);
+    expect(t.services.deliveries.claimDue(ep.id, t.clock.now(), 1, t.clock.now() + HOUR)).toEqual([pending.id]);
     expect(await worker.runOnce()).toBe(0);
     worker.start();
     await worker.stop();

@@ -3,7 +3,9 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { Transaction } from '../shared/transaction';
+import { ClaimLoop } from '../jobs/claim-loop';
 import type { ClaimedDelivery, DeliveriesRepo, DeliveryStatus, DestinationKind } from './deliveries.repo';
+import { shareSlots } from './fair-share';
 import { failedBeforeSending, type DeliveryTarget, type SendResult } from './destination';
 
 /** Delays before attempts 2..5: about 5 s, 5 min, 30 min and 2 h after the previous one. */
@@ -14,7 +16,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 const LEASE_MARGIN_MS = 30_000;
-const IDLE_POLL_MS = 1_000;
+const LEASE_CHECK_EVERY_MS = 1_000;
 
 /** What the worker needs; `random` gives the jitter (0..1). */
 export interface DeliveryWorkerDeps {
@@ -28,102 +30,84 @@ export interface DeliveryWorkerDeps {
   random?: () => number;
 }
 
+/** A finished attempt waiting to be recorded. */
+interface Outcome {
+  delivery: ClaimedDelivery;
+  startedAt: number;
+  result: SendResult;
+  recorded: () => void;
+}
+
 /**
  * Works through the outbox: claims due deliveries, makes one attempt each at its destination
  * (webhook, Slack or Teams), records the attempt and schedules the next one. Attempts run
- * concurrently up to a bounded pool, with a smaller cap per destination so one slow receiver never
- * holds up the others.
+ * concurrently up to a bounded pool that organizations and their destinations share in turns, each
+ * under a cap, so one slow or backlogged receiver never holds up the others. Attempts that finish
+ * together are recorded in one transaction.
  */
 export class DeliveryWorker {
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly perDestination = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private wakePending = false;
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
+  private readonly busyDestinations = new Map<string, number>();
+  private readonly busyOrganizations = new Map<string, number>();
+  private unrecorded: Outcome[] = [];
   private leasesCheckedAt = -Infinity;
   private readonly random: () => number;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.random = deps.random ?? Math.random;
+    this.loop = new ClaimLoop(
+      'delivery worker',
+      { claim: (capacity, now) => this.claim(capacity, now), run: (d) => this.attempt(d), nextDueAt: () => deps.deliveries.nextDueAt() },
+      deps.settings.concurrency,
+      deps.clock,
+      deps.logger,
+    );
   }
 
   /** Makes every delivery interrupted by a stop or crash due again, then keeps delivering until `stop`. */
   start(): void {
     const released = this.deps.deliveries.releaseAll(this.deps.clock.now());
     if (released > 0) this.deps.logger.info('deliveries resumed after a restart', { count: released });
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
-  /** Stops claiming and waits for the attempts in flight to be recorded. */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await Promise.all(this.inFlight);
+  /** Stops claiming and waits (at most `timeoutMs`) for the attempts in flight to be recorded; unrecorded ones are attempted again after a restart. */
+  stop(timeoutMs?: number): Promise<void> {
+    return this.loop.stop(timeoutMs);
   }
 
   /** Tells a running worker that new deliveries may be due now. */
   wake(): void {
-    if (!this.running || this.wakePending) return;
-    this.wakePending = true;
-    setImmediate(() => {
-      this.wakePending = false;
-      this.dispatch();
-    });
+    this.loop.wake();
   }
 
   /** Claims every delivery due now (up to the pool's capacity), attempts them, and resolves once all are recorded; returns how many. */
-  async runOnce(): Promise<number> {
-    const started = this.claimAndAttempt();
-    await Promise.all(started);
-    return started.length;
+  runOnce(): Promise<number> {
+    return this.loop.runOnce();
   }
 
-  private dispatch(): void {
-    if (!this.running) return;
-    clearTimeout(this.timer);
-    const started = this.claimAndAttempt();
-    const heldBack = this.inFlight.size > 0 && (started.length === 0 || this.inFlight.size >= this.deps.settings.concurrency);
-    const nextDue = this.deps.deliveries.nextDueAt();
-    const untilDue = nextDue === null ? IDLE_POLL_MS : Math.max(0, nextDue - this.deps.clock.now());
-    // Deliveries due now but held back by a full pool or a busy destination go out when an attempt
-    // finishes (it wakes the worker); re-scanning for them at once would only spin.
-    const wait = heldBack && untilDue === 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, untilDue);
-    this.timer = setTimeout(() => this.dispatch(), wait);
-  }
-
-  private claimAndAttempt(): Promise<void>[] {
-    const capacity = this.deps.settings.concurrency - this.inFlight.size;
-    if (capacity <= 0) return [];
-    const now = this.deps.clock.now();
-    const leaseUntil = now + this.deps.settings.timeoutMs + LEASE_MARGIN_MS;
+  private claim(capacity: number, now: number): ClaimedDelivery[] {
+    const { settings } = this.deps;
+    const leaseUntil = now + settings.timeoutMs + LEASE_MARGIN_MS;
     const claimed = this.deps.transaction(() => {
-      if (now - this.leasesCheckedAt >= IDLE_POLL_MS) {
+      if (now - this.leasesCheckedAt >= LEASE_CHECK_EVERY_MS) {
         this.deps.deliveries.expireLeases(now);
         this.leasesCheckedAt = now;
       }
-      const picked: string[] = [];
-      for (const delivery of this.deps.deliveries.due(now, capacity * 4)) {
-        if (picked.length === capacity) break;
-        const busy = this.perDestination.get(delivery.destination_id) ?? 0;
-        if (busy >= this.deps.settings.perEndpointConcurrency) continue;
-        if (!this.deps.deliveries.claim(delivery.id, leaseUntil)) continue;
-        this.perDestination.set(delivery.destination_id, busy + 1);
-        picked.push(delivery.id);
-      }
-      return this.deps.deliveries.withEvents(picked);
+      const slots = shareSlots(
+        this.deps.deliveries.dueDestinations(now),
+        capacity,
+        { perDestination: settings.perEndpointConcurrency, perOrganization: settings.perOrganizationConcurrency },
+        { destinations: this.busyDestinations, organizations: this.busyOrganizations },
+      );
+      const ids = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
+      return this.deps.deliveries.withEvents(ids);
     });
-    return claimed.map((delivery) => {
-      const attempt = this.attempt(delivery).finally(() => {
-        this.inFlight.delete(attempt);
-        const busy = (this.perDestination.get(delivery.destination_id) ?? 1) - 1;
-        if (busy === 0) this.perDestination.delete(delivery.destination_id);
-        else this.perDestination.set(delivery.destination_id, busy);
-        this.wake();
-      });
-      this.inFlight.add(attempt);
-      return attempt;
-    });
+    for (const d of claimed) {
+      adjust(this.busyDestinations, d.destination_id, +1);
+      adjust(this.busyOrganizations, d.organization_id, +1);
+    }
+    return claimed;
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -134,46 +118,74 @@ export class DeliveryWorker {
     } catch (err) {
       result = failedBeforeSending((err as Error).message);
     }
-    this.record(delivery, startedAt, result);
+    try {
+      await new Promise<void>((recorded) => this.queueRecord({ delivery, startedAt, result, recorded }));
+    } finally {
+      adjust(this.busyDestinations, delivery.destination_id, -1);
+      adjust(this.busyOrganizations, delivery.organization_id, -1);
+    }
   }
 
-  /** Records the attempt, then the delivery's next step and the destination's health, in one transaction. */
+  private queueRecord(outcome: Outcome): void {
+    this.unrecorded.push(outcome);
+    if (this.unrecorded.length === 1) setImmediate(() => this.recordAll());
+  }
+
+  /** Records every finished attempt in one transaction; if that fails, their leases run out and they are attempted again. */
+  private recordAll(): void {
+    const batch = this.unrecorded;
+    this.unrecorded = [];
+    try {
+      this.deps.transaction(() => {
+        for (const outcome of batch) this.record(outcome.delivery, outcome.startedAt, outcome.result);
+      });
+    } catch (err) {
+      this.deps.logger.error('recording delivery attempts failed; they will be attempted again', {
+        error: (err as Error).message,
+        deliveries: batch.length,
+      });
+    }
+    for (const outcome of batch) {
+      outcome.recorded();
+      const { delivery, result } = outcome;
+      if (!isSuccess(result)) {
+        this.deps.logger.warn('delivery attempt failed', {
+          delivery_id: delivery.id,
+          destination_id: delivery.destination_id,
+          attempt: delivery.attempt_count + 1,
+          status_code: result.statusCode,
+          error: result.error,
+        });
+      }
+    }
+  }
+
+  /** Records the attempt, then the delivery's next step and the destination's health (inside the batch's transaction). */
   private record(delivery: ClaimedDelivery, startedAt: number, result: SendResult): void {
     const now = this.deps.clock.now();
     const number = delivery.attempt_count + 1;
-    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && result.error === null;
+    const ok = isSuccess(result);
     let status: DeliveryStatus = ok ? 'succeeded' : 'failed';
     let nextAttemptAt: number | null = null;
     if (!ok && result.permanentFailure === null && number < MAX_ATTEMPTS) {
       status = 'pending';
       nextAttemptAt = now + this.retryDelay(number, result);
     }
-    this.deps.transaction(() => {
-      this.deps.deliveries.recordAttempt(
-        {
-          id: this.deps.ids.next('att'),
-          delivery_id: delivery.id,
-          number,
-          started_at: isoAt(startedAt),
-          duration_ms: result.durationMs,
-          status_code: result.statusCode,
-          error: result.error,
-          response_body: result.responseBody,
-          next_attempt_at: nextAttemptAt === null ? null : isoAt(nextAttemptAt),
-        },
-        { status, next_attempt_at: nextAttemptAt, completed_at: status === 'pending' ? null : isoAt(now) },
-      );
-      this.updateHealth(delivery, ok, result, now);
-    });
-    if (!ok) {
-      this.deps.logger.warn('delivery attempt failed', {
+    this.deps.deliveries.recordAttempt(
+      {
+        id: this.deps.ids.next('att'),
         delivery_id: delivery.id,
-        destination_id: delivery.destination_id,
-        attempt: number,
+        number,
+        started_at: isoAt(startedAt),
+        duration_ms: result.durationMs,
         status_code: result.statusCode,
         error: result.error,
-      });
-    }
+        response_body: result.responseBody,
+        next_attempt_at: nextAttemptAt === null ? null : isoAt(nextAttemptAt),
+      },
+      { status, next_attempt_at: nextAttemptAt, completed_at: status === 'pending' ? null : isoAt(now) },
+    );
+    this.updateHealth(delivery, ok, result, now);
   }
 
   /** The delay before the next attempt: the schedule with ±10 % jitter, never sooner than a Retry-After asks. */
@@ -214,4 +226,14 @@ export class DeliveryWorker {
       this.deps.logger.warn('delivery destination disabled', { destination_id: delivery.destination_id, reason });
     }
   }
+}
+
+function isSuccess(result: SendResult): boolean {
+  return result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && result.error === null;
+}
+
+function adjust(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
 }

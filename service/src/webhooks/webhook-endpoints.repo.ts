@@ -34,7 +34,10 @@ export class WebhookEndpointsRepo {
   private readonly listStmt;
   private readonly subscribedStmt;
 
+  private readonly countStmt;
+
   constructor(db: Db) {
+    this.countStmt = db.prepare<[string], number>('SELECT count(*) FROM webhook_endpoints WHERE organization_id = ?').pluck();
     const columns = `organization_id = @organization_id, url = @url, description = @description, events = @events,
       enabled = @enabled, disabled_reason = @disabled_reason, secret_encrypted = @secret_encrypted,
       previous_secret_encrypted = @previous_secret_encrypted, previous_secret_expires_at = @previous_secret_expires_at,
@@ -56,6 +59,11 @@ export class WebhookEndpointsRepo {
     );
     this.subscribedStmt = db.prepare<[string, string], { id: string }>(`SELECT id FROM webhook_endpoints
       WHERE organization_id = ? AND enabled = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = ?)`);
+  }
+
+  /** How many endpoints an organization has. */
+  countIn(organizationId: string): number {
+    return this.countStmt.get(organizationId)!;
   }
 
   insert(row: WebhookEndpointRow): void {

@@ -44,13 +44,14 @@ export class WebhooksService implements EventSubscriber {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly allowInsecureUrls: boolean,
+    private readonly maxEndpointsPerOrganization: number,
   ) {}
 
   /** Queues a pending delivery, due now, for each enabled endpoint of the event's organization that subscribes to its type. */
   enqueue(event: EventRow): void {
     const now = this.clock.now();
     for (const endpointId of this.endpoints.subscribedTo(event.organization_id, event.type)) {
-      this.deliveries.insert(newDelivery(this.ids, 'webhook', event.id, endpointId, now));
+      this.deliveries.insert(newDelivery(this.ids, 'webhook', event, endpointId, now));
     }
   }
 
@@ -76,7 +77,14 @@ export class WebhooksService implements EventSubscriber {
       created_at: now,
       updated_at: now,
     };
-    this.endpoints.insert(row);
+    this.transaction(() => {
+      if (this.endpoints.countIn(org.id) >= this.maxEndpointsPerOrganization) {
+        throw AppError.conflict(
+          `Organization ${org.id} has ${this.maxEndpointsPerOrganization} webhook endpoints, the most allowed; delete one it no longer needs`,
+        );
+      }
+      this.endpoints.insert(row);
+    });
     return { ...this.view(row), secret };
   }
 
@@ -146,7 +154,13 @@ export class WebhooksService implements EventSubscriber {
       original?.destination_kind === 'webhook' ? this.endpoints.find(principal.organizationIds, original.destination_id) : undefined;
     if (!original || !endpoint) throw AppError.notFound(`Delivery ${deliveryId}`);
     if (!endpoint.enabled) throw AppError.conflict(`Endpoint ${endpoint.id} is disabled; enable it first`);
-    const row = newDelivery(this.ids, 'webhook', original.event_id, endpoint.id, this.clock.now());
+    const row = newDelivery(
+      this.ids,
+      'webhook',
+      { id: original.event_id, organization_id: endpoint.organization_id },
+      endpoint.id,
+      this.clock.now(),
+    );
     this.deliveries.insert(row);
     return { ...deliveryView(row, original.event_type, []), endpoint_id: endpoint.id };
   }

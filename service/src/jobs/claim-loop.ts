@@ -1,0 +1,114 @@
+import type { Clock } from '../shared/clock';
+import type { Logger } from '../shared/logger';
+
+const IDLE_POLL_MS = 1_000;
+const MAX_ERROR_BACKOFF_MS = 30_000;
+
+/** A durable queue a ClaimLoop works through. */
+export interface ClaimSource<T> {
+  /** Takes up to `capacity` items due at `now` (with a lease, in one transaction). */
+  claim(capacity: number, now: number): T[];
+  /** Works on one claimed item until it is recorded; may reject, which the loop logs. */
+  run(item: T): Promise<void>;
+  /** Epoch ms when the next item is due, or null when nothing waits. */
+  nextDueAt(): number | null;
+}
+
+/**
+ * The polling loop of durable background work: claims due items up to `concurrency`, runs them, is woken
+ * when new work may be due, and otherwise polls at most once a second. A failing claim (a locked or broken
+ * database) is logged and retried after a growing back-off; it never takes the process down.
+ */
+export class ClaimLoop<T> {
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private wakePending = false;
+  private consecutiveErrors = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly source: ClaimSource<T>,
+    private readonly concurrency: number,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Items being worked on now. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts claiming; keeps going until `stop`. */
+  start(): void {
+    this.running = true;
+    this.wake();
+  }
+
+  /** Stops claiming and waits, at most `timeoutMs`, for the items in flight to finish. */
+  async stop(timeoutMs = Infinity): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    if (this.inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      if (Number.isFinite(timeoutMs)) timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.all(this.inFlight), deadline]);
+    clearTimeout(timer);
+  }
+
+  /** Tells a running loop that new work may be due now. */
+  wake(): void {
+    if (!this.running || this.wakePending) return;
+    this.wakePending = true;
+    setImmediate(() => {
+      this.wakePending = false;
+      this.dispatch();
+    });
+  }
+
+  /** Claims everything due now (up to capacity), runs it, and resolves once all of it finished; returns how many. */
+  async runOnce(): Promise<number> {
+    const started = this.claimAndRun();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  private dispatch(): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    let wait: number;
+    try {
+      const started = this.claimAndRun();
+      const heldBack = this.inFlight.size > 0 && (started.length === 0 || this.inFlight.size >= this.concurrency);
+      const nextDue = this.source.nextDueAt();
+      const untilDue = nextDue === null ? IDLE_POLL_MS : Math.max(0, nextDue - this.clock.now());
+      // Work due now but held back by a full pool or a busy destination starts when a running item
+      // finishes (that wakes the loop); scanning for it again at once would only spin.
+      wait = heldBack && untilDue === 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, untilDue);
+      this.consecutiveErrors = 0;
+    } catch (err) {
+      this.consecutiveErrors += 1;
+      wait = Math.min(MAX_ERROR_BACKOFF_MS, IDLE_POLL_MS * 2 ** (this.consecutiveErrors - 1));
+      this.logger.error(`${this.name}: claiming failed; retrying`, { error: (err as Error).message, retry_in_ms: wait });
+    }
+    this.timer = setTimeout(() => this.dispatch(), wait);
+  }
+
+  private claimAndRun(): Promise<void>[] {
+    const capacity = this.concurrency - this.inFlight.size;
+    if (capacity <= 0) return [];
+    return this.source.claim(capacity, this.clock.now()).map((item) => {
+      const work = this.source
+        .run(item)
+        .catch((err: unknown) => this.logger.error(`${this.name}: an item failed`, { error: (err as Error).message }))
+        .finally(() => {
+          this.inFlight.delete(work);
+          this.wake();
+        });
+      this.inFlight.add(work);
+      return work;
+    });
+  }
+}

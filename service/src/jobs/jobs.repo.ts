@@ -1,0 +1,83 @@
+import type { Db } from '../db/connection';
+
+/** Where a job stands. */
+export type JobStatus = 'pending' | 'running' | 'succeeded' | 'failed';
+
+/** One durable background job, as stored; `payload` is JSON. */
+export interface JobRow {
+  id: string;
+  kind: string;
+  payload: string;
+  status: JobStatus;
+  attempt_count: number;
+  next_run_at: number | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** SQL access to the jobs table. */
+export class JobsRepo {
+  private readonly insertStmt;
+  private readonly claimStmt;
+  private readonly expireLeasesStmt;
+  private readonly releaseAllStmt;
+  private readonly finishStmt;
+  private readonly byId;
+  private readonly nextDueStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO jobs (id, kind, payload, status, attempt_count, next_run_at, lease_until,
+      last_error, created_at, completed_at) VALUES (@id, @kind, @payload, @status, @attempt_count, @next_run_at,
+      @lease_until, @last_error, @created_at, @completed_at)`);
+    this.claimStmt = db.prepare<[number, number, number], JobRow>(
+      `UPDATE jobs SET status = 'running', lease_until = ? WHERE id IN (SELECT id FROM jobs
+       WHERE status = 'pending' AND next_run_at <= ? ORDER BY next_run_at LIMIT ?) RETURNING *`,
+    );
+    this.expireLeasesStmt = db.prepare(
+      "UPDATE jobs SET status = 'pending', lease_until = NULL WHERE status = 'running' AND lease_until <= ?",
+    );
+    this.releaseAllStmt = db.prepare("UPDATE jobs SET status = 'pending', lease_until = NULL, next_run_at = ? WHERE status = 'running'");
+    this.finishStmt = db.prepare(`UPDATE jobs SET status = @status, attempt_count = attempt_count + 1, next_run_at = @next_run_at,
+      lease_until = NULL, last_error = @last_error, completed_at = @completed_at WHERE id = @id`);
+    this.byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+    this.nextDueStmt = db.prepare<[], { at: number | null }>("SELECT min(next_run_at) AS at FROM jobs WHERE status = 'pending'");
+  }
+
+  insert(row: JobRow): void {
+    this.insertStmt.run(row);
+  }
+
+  /** Takes up to `limit` due jobs, earliest first, until `leaseUntil`. */
+  claimDue(now: number, limit: number, leaseUntil: number): JobRow[] {
+    return this.claimStmt.all(leaseUntil, now, limit);
+  }
+
+  /** Makes running jobs whose lease ran out (their worker died) pending again; returns how many. */
+  expireLeases(now: number): number {
+    return this.expireLeasesStmt.run(now).changes;
+  }
+
+  /** After a restart: every running job becomes due again at `now`. */
+  releaseAll(now: number): number {
+    return this.releaseAllStmt.run(now).changes;
+  }
+
+  /** Records the end of an attempt and what comes next. */
+  finish(
+    id: string,
+    next: { status: JobStatus; next_run_at: number | null; last_error: string | null; completed_at: string | null },
+  ): void {
+    this.finishStmt.run({ id, ...next });
+  }
+
+  findById(id: string): JobRow | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Epoch ms of the earliest pending job, or null when none waits. */
+  nextDueAt(): number | null {
+    return this.nextDueStmt.get()?.at ?? null;
+  }
+}
