@@ -1,0 +1,75 @@
+import {
+  json,
+  rateLimitHeaderRefs,
+  page,
+  idParam,
+  pageParams,
+  errors,
+  badRequest,
+  notFound,
+  op,
+  type OpenApiFragment,
+} from '../openapi/openapi.parts';
+
+/** The recordings part of the OpenAPI document. */
+export const recordingsOpenApi: OpenApiFragment = {
+  paths: {
+    '/meetings/{id}/recordings': {
+      parameters: [idParam],
+      get: op('recordings:read', {
+        operationId: 'listRecordings',
+        tags: ['Recordings'],
+        summary: 'Recordings of the meeting, newest first',
+        parameters: pageParams,
+        responses: {
+          '200': json('A page of recordings.', page('Recording')),
+          '400': badRequest,
+          '404': notFound,
+          ...errors('recordings:read'),
+        },
+      }),
+    },
+    '/recordings/{recording_id}/download': {
+      parameters: [{ name: 'recording_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: op('recordings:read', {
+        operationId: 'downloadRecording',
+        tags: ['Recordings'],
+        summary: 'Download the file of a ready recording',
+        responses: {
+          '200': {
+            description: 'The file.',
+            headers: rateLimitHeaderRefs,
+            content: {
+              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
+              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
+            },
+          },
+          '404': notFound,
+          ...errors('recordings:read'),
+        },
+      }),
+    },
+  },
+  schemas: {
+    Recording: {
+      type: 'object',
+      required: ['id', 'meeting_id', 'kind', 'status', 'duration_seconds', 'download_url', 'created_at'],
+      properties: {
+        id: { type: 'string' },
+        meeting_id: { type: 'string' },
+        kind: { type: 'string', enum: ['video', 'audio'] },
+        status: { type: 'string', enum: ['processing', 'ready', 'failed'] },
+        duration_seconds: { type: ['integer', 'null'] },
+        size_bytes: { type: ['integer', 'null'] },
+        content_type: { type: ['string', 'null'] },
+        download_url: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'Set once the recording is ready; needs the same Bearer key.',
+        },
+        created_at: { type: 'string', format: 'date-time' },
+        ready_at: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
+  },
+};

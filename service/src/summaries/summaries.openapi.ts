@@ -1,0 +1,50 @@
+import { ref, json, idParam, errors, notFound, op, type OpenApiFragment } from '../openapi/openapi.parts';
+
+/** The summaries part of the OpenAPI document. */
+export const summariesOpenApi: OpenApiFragment = {
+  paths: {
+    '/meetings/{id}/summary': {
+      parameters: [idParam],
+      get: op('transcripts:read', {
+        operationId: 'getSummary',
+        tags: ['Transcripts'],
+        summary: 'The summary of the meeting: TL;DR, decisions, action items (404 until there is one)',
+        responses: { '200': json('The summary.', ref('Summary')), '404': notFound, ...errors('transcripts:read') },
+      }),
+    },
+  },
+  schemas: {
+    Summary: {
+      type: 'object',
+      required: ['meeting_id', 'tldr', 'decisions', 'action_items', 'generator', 'created_at'],
+      properties: {
+        meeting_id: { type: 'string' },
+        tldr: { type: 'string' },
+        decisions: {
+          type: 'array',
+          items: { type: 'object', required: ['text', 'cite'], properties: { text: { type: 'string' }, cite: ref('Cite') } },
+        },
+        action_items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['text', 'owner', 'due', 'cite'],
+            properties: {
+              text: { type: 'string' },
+              owner: { type: ['string', 'null'] },
+              due: { type: ['string', 'null'] },
+              cite: ref('Cite'),
+            },
+          },
+        },
+        generator: { type: 'string', enum: ['extractive', 'llm'] },
+        created_at: { type: 'string', format: 'date-time' },
+      },
+    },
+    Cite: {
+      type: 'array',
+      items: { type: 'integer', minimum: 0 },
+      description: 'Indexes of the transcript segments the item comes from.',
+    },
+  },
+};

@@ -1,0 +1,30 @@
+import { ref, json, idempotencyKey, errors, notFound, conflict, bodyErrors, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { createRegistrationSchema, registrationSchema } from './registrations.schemas';
+
+/** The webinar registrations part of the OpenAPI document. */
+export const webinarsOpenApi: OpenApiFragment = {
+  paths: {
+    '/webinars/{slug}/registrations': {
+      parameters: [{ name: 'slug', in: 'path', required: true, description: 'The webinar’s slug.', schema: { type: 'string' } }],
+      post: op('webinars:write', {
+        operationId: 'createRegistration',
+        tags: ['Webinars'],
+        summary: 'Register someone for a webinar',
+        parameters: [idempotencyKey],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('CreateRegistration') } } },
+        responses: {
+          '201': json('The new registration.', ref('Registration')),
+          '200': json('This email was already registered; the existing registration, and no new event.', ref('Registration')),
+          ...bodyErrors,
+          '404': notFound,
+          '409': conflict,
+          ...errors('webinars:write'),
+        },
+      }),
+    },
+  },
+  schemas: {
+    CreateRegistration: createRegistrationSchema,
+    Registration: registrationSchema,
+  },
+};
