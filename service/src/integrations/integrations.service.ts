@@ -4,7 +4,7 @@ import type { EventSubscriber } from '../events/events.service';
 import { AppError } from '../shared/errors';
 import type { PageRequest } from '../shared/paging';
 import type { DeliveriesRepo } from '../outbox/deliveries.repo';
-import { deliveriesOf, newDelivery, type Delivery } from '../outbox/deliveries';
+import { deliveriesOf, queueForSubscribers, type Delivery } from '../outbox/deliveries';
 import { webhookUrlProblem } from '../outbox/url-policy';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
@@ -44,10 +44,7 @@ export class IntegrationsService implements EventSubscriber {
 
   /** Queues a pending delivery for each enabled integration of the event's organization that subscribes to its type. */
   enqueue(event: EventRow): void {
-    const now = this.clock.now();
-    for (const { id, kind } of this.repo.subscribedTo(event.organization_id, event.type)) {
-      this.deliveries.insert(newDelivery(this.ids, kind, event, id, now));
-    }
+    queueForSubscribers(this.repo, this.deliveries, this.ids, event, this.clock.now());
   }
 
   /** Adds an integration to an organization (the caller checked that it may). */

@@ -3,6 +3,7 @@ import type { PageRequest } from '../shared/paging';
 import { isoAt } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { AttemptRow, DeliveriesRepo, DeliveryRow, DestinationKind } from './deliveries.repo';
+import type { DestinationRow, DestinationsRepo } from './destinations.repo';
 
 /** A delivery with its attempts, as the API returns it. */
 export interface Delivery {
@@ -66,4 +67,17 @@ export function deliveriesOf(repo: DeliveriesRepo, destinationId: string, page: 
       attempts.filter((a) => a.delivery_id === row.id),
     ),
   );
+}
+
+/** Queues one pending delivery, due at `now`, for each enabled destination of the event's organization that subscribes to its type. */
+export function queueForSubscribers(
+  destinations: DestinationsRepo<DestinationRow>,
+  deliveries: DeliveriesRepo,
+  ids: IdGenerator,
+  event: { id: string; organization_id: string; type: EventType },
+  now: number,
+): void {
+  for (const { id, kind } of destinations.subscribedTo(event.organization_id, event.type)) {
+    deliveries.insert(newDelivery(ids, kind, event, id, now));
+  }
 }

@@ -10,7 +10,7 @@ import type { IdGenerator } from '../shared/ids';
 import type { SecretBox } from '../shared/secret-box';
 import type { Transaction } from '../shared/transaction';
 import type { DeliveriesRepo } from '../outbox/deliveries.repo';
-import { deliveriesOf, deliveryView, newDelivery, type Delivery } from '../outbox/deliveries';
+import { deliveriesOf, deliveryView, newDelivery, queueForSubscribers, type Delivery } from '../outbox/deliveries';
 import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
 import { webhookUrlProblem } from '../outbox/url-policy';
@@ -49,10 +49,7 @@ export class WebhooksService implements EventSubscriber {
 
   /** Queues a pending delivery, due now, for each enabled endpoint of the event's organization that subscribes to its type. */
   enqueue(event: EventRow): void {
-    const now = this.clock.now();
-    for (const endpointId of this.endpoints.subscribedTo(event.organization_id, event.type)) {
-      this.deliveries.insert(newDelivery(this.ids, 'webhook', event, endpointId, now));
-    }
+    queueForSubscribers(this.endpoints, this.deliveries, this.ids, event, this.clock.now());
   }
 
   create(principal: Principal, input: CreateEndpointInput): WebhookEndpoint {
