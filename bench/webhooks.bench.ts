@@ -22,7 +22,6 @@ import { createDeliveryWorker, createServices, type Services } from '../service/
 import { isoAt, systemClock } from '../service/src/shared/clock';
 import { IdGenerator } from '../service/src/shared/ids';
 import { createLogger } from '../service/src/shared/logger';
-import { SecretBox } from '../service/src/shared/secret-box';
 import {
   breathe,
   cleanUpOnExit,
@@ -173,7 +172,7 @@ async function openInstance(prefix: string, extraOrganizations = 0): Promise<Ins
   const db = openDatabase(config.databasePath);
   try {
     migrate(db);
-    const services = createServices(db, config, systemClock, new SecretBox(randomBytes(32)));
+    const services = createServices(db, config, systemClock, randomBytes(32));
     const { owner } = services.identity.ensureOwner();
     for (let i = 0; i < extraOrganizations; i++) services.identity.createOrganization(owner.id, `Organization ${i + 2}`);
     const { key } = services.keys.create({

@@ -14,6 +14,7 @@ import { meetingsRoutes } from './meetings/meetings.routes';
 import { docsRouter } from './openapi/docs.routes';
 import { participantsRoutes } from './participants/participants.routes';
 import { recordingsRoutes } from './recordings/recordings.routes';
+import { roomsRoutes } from './rooms/rooms.routes';
 import type { Services } from './services';
 import type { Logger } from './shared/logger';
 import { summariesRoutes } from './summaries/summaries.routes';
@@ -33,6 +34,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
   return [
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
+    ...roomsRoutes(s.roomLinks),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),
     ...transcriptsRoutes(s.transcripts),

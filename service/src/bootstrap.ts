@@ -4,7 +4,7 @@ import { migrate } from './db/migrate';
 import { createServices, type Services } from './services';
 import { systemClock, type Clock } from './shared/clock';
 import { createLogger, type Logger } from './shared/logger';
-import { loadMasterKey, SecretBox } from './shared/secret-box';
+import { loadMasterKey } from './shared/secret-box';
 
 /** The domain on its migrated database: what the service, the CLI, the test harness and the benchmarks start from. */
 export interface Core {
@@ -22,7 +22,6 @@ export function bootstrap(config: Config, opts: { clock?: Clock; logger?: Logger
   const logger = opts.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databasePath);
   const migrationsApplied = migrate(db);
-  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-  const services = createServices(db, config, opts.clock ?? systemClock, secrets);
+  const services = createServices(db, config, opts.clock ?? systemClock, loadMasterKey(config.dataDir, config.masterKey));
   return { config, logger, services, migrationsApplied, close: () => db.close() };
 }

@@ -20,7 +20,9 @@ import { RecordingsService } from './recordings/recordings.service';
 import type { Clock } from './shared/clock';
 import { IdGenerator } from './shared/ids';
 import type { Logger } from './shared/logger';
-import type { SecretBox } from './shared/secret-box';
+import { SecretBox } from './shared/secret-box';
+import { SignedTokens } from './shared/signed-tokens';
+import { RoomLinks } from './rooms/room-links';
 import { transactionOf, type Transaction } from './shared/transaction';
 import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
@@ -45,6 +47,8 @@ export interface Services {
   ids: IdGenerator;
   transaction: Transaction;
   secrets: SecretBox;
+  tokens: SignedTokens;
+  roomLinks: RoomLinks;
   keys: KeysService;
   identity: IdentityService;
   events: EventsService;
@@ -74,13 +78,16 @@ export function createServices(
   db: Db,
   config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks'>,
   clock: Clock,
-  secrets: SecretBox,
+  masterKey: Buffer,
 ): Services {
+  const secrets = new SecretBox(masterKey);
+  const tokens = new SignedTokens(masterKey);
   const ids = new IdGenerator(() => clock.now());
   const transaction = transactionOf(db);
   const identity = new IdentityService(new IdentityRepo(db), ids, clock);
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
+  const roomLinks = new RoomLinks(tokens, meetings, clock, config.baseUrl);
   const deliveries = new DeliveriesRepo(db);
   const jobsRepo = new JobsRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
@@ -113,6 +120,8 @@ export function createServices(
     ids,
     transaction,
     secrets,
+    tokens,
+    roomLinks,
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
     events,
@@ -130,7 +139,7 @@ export function createServices(
     ),
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
-    registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, events, transaction, ids, clock),
+    registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock),
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
     jobs: new JobQueue(jobsRepo, ids, clock),
     jobsRepo,

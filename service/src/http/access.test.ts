@@ -11,6 +11,7 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/meetings/{id}', scope: 'meetings:read' },
   { method: 'PATCH', path: '/meetings/{id}', scope: 'meetings:write', body: { title: 'Renamed' } },
   { method: 'DELETE', path: '/meetings/{id}', scope: 'meetings:write' },
+  { method: 'POST', path: '/meetings/{id}/host-links', scope: 'meetings:write', body: {} },
   { method: 'GET', path: '/meetings/{id}/participants', scope: 'meetings:read' },
   { method: 'GET', path: '/meetings/{id}/recordings', scope: 'recordings:read' },
   { method: 'GET', path: '/recordings/{recording_id}/download', scope: 'recordings:read' },

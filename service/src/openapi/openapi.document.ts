@@ -2,6 +2,7 @@ import { SCOPES } from '../keys/scopes';
 import { identityOpenApi } from '../identity/identity.openapi';
 import { meetingsOpenApi } from '../meetings/meetings.openapi';
 import { participantsOpenApi } from '../participants/participants.openapi';
+import { roomsOpenApi } from '../rooms/rooms.openapi';
 import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
 import { summariesOpenApi } from '../summaries/summaries.openapi';
@@ -14,6 +15,7 @@ import { integrationsOpenApi } from '../integrations/integrations.openapi';
 const FRAGMENTS = [
   identityOpenApi,
   meetingsOpenApi,
+  roomsOpenApi,
   participantsOpenApi,
   recordingsOpenApi,
   transcriptsOpenApi,

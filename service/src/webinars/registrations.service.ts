@@ -5,6 +5,7 @@ import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
+import type { RoomLinks } from '../rooms/room-links';
 import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
 import type { CreateRegistrationInput } from './registrations.schemas';
 
@@ -23,6 +24,7 @@ export class RegistrationsService {
   constructor(
     private readonly repo: RegistrationsRepo,
     private readonly meetings: MeetingsService,
+    private readonly links: RoomLinks,
     private readonly events: EventsService,
     private readonly transaction: Transaction,
     private readonly ids: IdGenerator,
@@ -39,7 +41,7 @@ export class RegistrationsService {
       webinar: { slug, title: webinar.title, meeting_id: webinar.id },
       email: row.email,
       name: row.name,
-      join_url: `${this.meetings.view(webinar).join_url}?registration=${row.id}`,
+      join_url: this.links.registrantJoinUrl(webinar, row.id, row.created_at),
       created_at: row.created_at,
     });
     if (existing) return { registration: view(existing), created: false };
