@@ -103,7 +103,7 @@ describe('register-webinar-participant.blueprint.json against svc', () => {
     const first = await run(FILE, trigger);
     expect(first.response?.status).toBe(201);
     const answer = JSON.parse(first.response!.body) as { id: string; join_url: string };
-    expect(answer.join_url).toContain(`registration=${answer.id}`);
+    expect(answer.join_url).toMatch(/\/m\/[a-z]{3}-[a-z]{4}-[a-z]{3}\?invite=[\w-]+\.[\w-]+$/);
 
     const feed = async () =>
       (await api('GET', '/triggers/registration.created?slug=launch-2026')).body.data as { data: { registration: unknown } }[];
