@@ -47,9 +47,9 @@ export function spawnNode(args: string[], env: NodeJS.ProcessEnv): ChildProcess 
   return child;
 }
 
-/** Starts this same benchmark file again (under the same loader, e.g. tsx) in the role `role`. */
-export function spawnRole(file: string, role: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawnNode([...process.execArgv, file, role], env);
+/** Runs the script `file` in a child process under the same loader as this one (e.g. tsx), with `env`. */
+export function spawnScript(file: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawnNode([...process.execArgv, file], env);
 }
 
 /**

@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import express from 'express';
 import {
   ROOT,
   cleanUpOnExit,
@@ -23,18 +22,16 @@ import {
   removeTempDir,
   runMain,
   spawnNode,
-  spawnRole,
   verdict,
   watchOtherCpu,
   withServer,
   type FixedRateResult,
   type RequestSpec,
-} from './support';
+} from '../support';
+import { withBareServer } from './bare-server';
 
 const SERVICE_MAIN = path.join(ROOT, 'service', 'dist', 'main.js');
 const SERVICE_CLI = path.join(ROOT, 'service', 'bin', 'svc.js');
-/** argv[2] that makes this file run the bare baseline server instead of the benchmark. */
-const BARE_SERVER_ROLE = '--bare-server';
 
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
@@ -47,25 +44,6 @@ const KEY_LIMIT_PER_SECOND = 1_000_000;
 const KEY_LIMIT_PER_MINUTE = 60_000_000;
 const TARGET_GET_RATIO = 0.5;
 const TARGET_GET_P99_MS = 10;
-
-/** The bare handler's constant answer, shaped and sized like a meeting so both serialize similar JSON. */
-const BARE_BODY = {
-  id: 'mtg_01jd8x3k2m0000000000000000',
-  code: 'abc-defg-hij',
-  title: 'Benchmark meeting',
-  kind: 'meeting',
-  slug: null,
-  scheduled_at: '2026-05-01T09:00:00.000Z',
-  duration_minutes: 60,
-  settings: { waiting_room: false, transcription_auto: false },
-  status: 'scheduled',
-  join_url: 'http://127.0.0.1:8080/m/abc-defg-hij',
-  organization_id: 'org_01jd8x3k2m0000000000000000',
-  created_at: '2026-05-01T09:00:00.000Z',
-  updated_at: '2026-05-01T09:00:00.000Z',
-  started_at: null,
-  ended_at: null,
-};
 
 /** One kind of request to load a server with. */
 interface Scenario extends RequestSpec {
@@ -104,15 +82,6 @@ interface Settings {
 }
 
 const execFileAsync = promisify(execFile);
-
-/** The baseline: a bare Express 5 app answering GET / with a constant JSON body, on PORT. */
-function runBareServer(): void {
-  const app = express();
-  app.get('/', (_req, res) => {
-    res.json(BARE_BODY);
-  });
-  app.listen(Number(process.env.PORT), '127.0.0.1');
-}
 
 /** Comma-separated positive integers from the environment variable `name`, or `fallback`. */
 function positiveIntegers(name: string, fallback: number[]): number[] {
@@ -203,10 +172,7 @@ async function measureBoth(scenario: Scenario, run: Settings): Promise<Measured>
 
 /** Measures the bare Express handler, run in a child process of its own. */
 async function measureBare(run: Settings): Promise<Measured> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const child = spawnRole(__filename, BARE_SERVER_ROLE, { ...process.env, PORT: String(port) });
-  return withServer(child, url, () => measureBoth({ name: 'bare Express 5 handler (GET)', url, method: 'GET' }, run));
+  return withBareServer((url) => measureBoth({ name: 'bare Express 5 handler (GET)', url, method: 'GET' }, run));
 }
 
 /** Environment of the service under test: loopback only, fresh data directory, warnings only. */
@@ -323,8 +289,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === BARE_SERVER_ROLE) {
-  runBareServer();
-} else {
-  runMain(main);
-}
+runMain(main);
