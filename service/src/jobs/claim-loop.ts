@@ -12,6 +12,8 @@ export interface ClaimSource<T> {
   run(item: T): Promise<void>;
   /** Epoch ms when the next item is due, or null when nothing waits. */
   nextDueAt(): number | null;
+  /** True when the source claims replacements itself as items finish (see `adopt`), so a finished item need not wake the loop. */
+  refillsItself?: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface ClaimSource<T> {
 export class ClaimLoop<T> {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private isRunning = false;
   private wakePending = false;
   private consecutiveErrors = 0;
 
@@ -39,15 +41,20 @@ export class ClaimLoop<T> {
     return this.inFlight.size;
   }
 
+  /** True between `start` and `stop`. */
+  get running(): boolean {
+    return this.isRunning;
+  }
+
   /** Starts claiming; keeps going until `stop`. */
   start(): void {
-    this.running = true;
+    this.isRunning = true;
     this.wake();
   }
 
   /** Stops claiming and waits, at most `timeoutMs`, for the items in flight to finish. */
   async stop(timeoutMs = Infinity): Promise<void> {
-    this.running = false;
+    this.isRunning = false;
     clearTimeout(this.timer);
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
@@ -60,7 +67,7 @@ export class ClaimLoop<T> {
 
   /** Tells a running loop that new work may be due now. */
   wake(): void {
-    if (!this.running || this.wakePending) return;
+    if (!this.isRunning || this.wakePending) return;
     this.wakePending = true;
     setImmediate(() => {
       this.wakePending = false;
@@ -76,7 +83,7 @@ export class ClaimLoop<T> {
   }
 
   private dispatch(): void {
-    if (!this.running) return;
+    if (!this.isRunning) return;
     clearTimeout(this.timer);
     let wait: number;
     try {
@@ -96,19 +103,26 @@ export class ClaimLoop<T> {
     this.timer = setTimeout(() => this.dispatch(), wait);
   }
 
+  /** Runs items the source claimed outside the loop (e.g. in the transaction that recorded finished ones). */
+  adopt(items: T[]): void {
+    for (const item of items) this.runItem(item);
+  }
+
   private claimAndRun(): Promise<void>[] {
     const capacity = this.concurrency - this.inFlight.size;
     if (capacity <= 0) return [];
-    return this.source.claim(capacity, this.clock.now()).map((item) => {
-      const work = this.source
-        .run(item)
-        .catch((err: unknown) => this.logger.error(`${this.name}: an item failed`, { error: (err as Error).message }))
-        .finally(() => {
-          this.inFlight.delete(work);
-          this.wake();
-        });
-      this.inFlight.add(work);
-      return work;
-    });
+    return this.source.claim(capacity, this.clock.now()).map((item) => this.runItem(item));
+  }
+
+  private runItem(item: T): Promise<void> {
+    const work = this.source
+      .run(item)
+      .catch((err: unknown) => this.logger.error(`${this.name}: an item failed`, { error: (err as Error).message }))
+      .finally(() => {
+        this.inFlight.delete(work);
+        if (!this.source.refillsItself) this.wake();
+      });
+    this.inFlight.add(work);
+    return work;
   }
 }

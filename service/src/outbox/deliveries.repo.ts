@@ -64,9 +64,23 @@ export class DeliveriesRepo {
     this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, organization_id,
       status, attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
       @destination_id, @organization_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
-    this.dueDestinationsStmt = db.prepare<[number], DueDestination>(
-      `SELECT destination_id, organization_id, count(*) AS due FROM deliveries
-       WHERE status = 'pending' AND next_attempt_at <= ? GROUP BY destination_id ORDER BY min(next_attempt_at)`,
+    // A skip scan over the (destination_id, next_attempt_at) index of pending deliveries: one index seek per
+    // destination instead of reading every due row, so a backlog of thousands costs the same as a handful.
+    this.dueDestinationsStmt = db.prepare<{ now: number; most: number }, DueDestination>(
+      `WITH RECURSIVE destinations (dest) AS (
+         SELECT min(destination_id) FROM deliveries WHERE status = 'pending'
+         UNION ALL
+         SELECT (SELECT min(destination_id) FROM deliveries WHERE status = 'pending' AND destination_id > destinations.dest)
+         FROM destinations WHERE destinations.dest IS NOT NULL
+       ), heads AS (
+         SELECT dest, (SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND destination_id = dest) AS first_due
+         FROM destinations WHERE dest IS NOT NULL
+       )
+       SELECT dest AS destination_id,
+         (SELECT organization_id FROM deliveries WHERE status = 'pending' AND destination_id = dest LIMIT 1) AS organization_id,
+         (SELECT count(*) FROM (SELECT 1 FROM deliveries WHERE status = 'pending' AND destination_id = dest
+           AND next_attempt_at <= @now LIMIT @most)) AS due
+       FROM heads WHERE first_due <= @now ORDER BY first_due`,
     );
     this.claimDueStmt = db.prepare<[number, string, number, number], { id: string }>(
       `UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id IN (SELECT id FROM deliveries
@@ -107,9 +121,9 @@ export class DeliveriesRepo {
     this.insertStmt.run(row);
   }
 
-  /** The destinations with deliveries due at `now`, the longest waiting first (parked deliveries have no due time). */
-  dueDestinations(now: number): DueDestination[] {
-    return this.dueDestinationsStmt.all(now);
+  /** The destinations with deliveries due at `now`, the longest waiting first, each with how many are due (counted up to `most`). */
+  dueDestinations(now: number, most: number): DueDestination[] {
+    return this.dueDestinationsStmt.all({ now, most });
   }
 
   /** Takes up to `limit` of a destination's due deliveries, earliest first, for attempts until `leaseUntil`; returns their ids. */

@@ -57,7 +57,12 @@ export class DeliveryWorker {
     this.random = deps.random ?? Math.random;
     this.loop = new ClaimLoop(
       'delivery worker',
-      { claim: (capacity, now) => this.claim(capacity, now), run: (d) => this.attempt(d), nextDueAt: () => deps.deliveries.nextDueAt() },
+      {
+        claim: (capacity, now) => this.deps.transaction(() => this.claim(capacity, now)),
+        run: (d) => this.attempt(d),
+        nextDueAt: () => deps.deliveries.nextDueAt(),
+        refillsItself: true,
+      },
       deps.settings.concurrency,
       deps.clock,
       deps.logger,
@@ -86,23 +91,22 @@ export class DeliveryWorker {
     return this.loop.runOnce();
   }
 
+  /** Claims up to `capacity` due deliveries, shared fairly; runs inside the caller's transaction. */
   private claim(capacity: number, now: number): ClaimedDelivery[] {
     const { settings } = this.deps;
     const leaseUntil = now + settings.timeoutMs + LEASE_MARGIN_MS;
-    const claimed = this.deps.transaction(() => {
-      if (now - this.leasesCheckedAt >= LEASE_CHECK_EVERY_MS) {
-        this.deps.deliveries.expireLeases(now);
-        this.leasesCheckedAt = now;
-      }
-      const slots = shareSlots(
-        this.deps.deliveries.dueDestinations(now),
-        capacity,
-        { perDestination: settings.perEndpointConcurrency, perOrganization: settings.perOrganizationConcurrency },
-        { destinations: this.busyDestinations, organizations: this.busyOrganizations },
-      );
-      const ids = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
-      return this.deps.deliveries.withEvents(ids);
-    });
+    if (now - this.leasesCheckedAt >= LEASE_CHECK_EVERY_MS) {
+      this.deps.deliveries.expireLeases(now);
+      this.leasesCheckedAt = now;
+    }
+    const slots = shareSlots(
+      this.deps.deliveries.dueDestinations(now, settings.perEndpointConcurrency),
+      capacity,
+      { perDestination: settings.perEndpointConcurrency, perOrganization: settings.perOrganizationConcurrency },
+      { destinations: this.busyDestinations, organizations: this.busyOrganizations },
+    );
+    const ids = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
+    const claimed = this.deps.deliveries.withEvents(ids);
     for (const d of claimed) {
       adjust(this.busyDestinations, d.destination_id, +1);
       adjust(this.busyOrganizations, d.organization_id, +1);
@@ -118,12 +122,7 @@ export class DeliveryWorker {
     } catch (err) {
       result = failedBeforeSending((err as Error).message);
     }
-    try {
-      await new Promise<void>((recorded) => this.queueRecord({ delivery, startedAt, result, recorded }));
-    } finally {
-      adjust(this.busyDestinations, delivery.destination_id, -1);
-      adjust(this.busyOrganizations, delivery.organization_id, -1);
-    }
+    await new Promise<void>((recorded) => this.queueRecord({ delivery, startedAt, result, recorded }));
   }
 
   private queueRecord(outcome: Outcome): void {
@@ -131,13 +130,24 @@ export class DeliveryWorker {
     if (this.unrecorded.length === 1) setImmediate(() => this.recordAll());
   }
 
-  /** Records every finished attempt in one transaction; if that fails, their leases run out and they are attempted again. */
+  /**
+   * Records every finished attempt in one transaction and, while running, claims their replacements in the
+   * same transaction (one commit instead of two per delivery). If it fails, the recorded attempts' leases run
+   * out and they are attempted again.
+   */
   private recordAll(): void {
     const batch = this.unrecorded;
     this.unrecorded = [];
+    for (const { delivery } of batch) {
+      adjust(this.busyDestinations, delivery.destination_id, -1);
+      adjust(this.busyOrganizations, delivery.organization_id, -1);
+    }
+    let replacements: ClaimedDelivery[] = [];
     try {
       this.deps.transaction(() => {
         for (const outcome of batch) this.record(outcome.delivery, outcome.startedAt, outcome.result);
+        const free = this.deps.settings.concurrency - (this.loop.busy - batch.length);
+        if (this.loop.running && free > 0) replacements = this.claim(free, this.deps.clock.now());
       });
     } catch (err) {
       this.deps.logger.error('recording delivery attempts failed; they will be attempted again', {
@@ -145,6 +155,9 @@ export class DeliveryWorker {
         deliveries: batch.length,
       });
     }
+    this.loop.adopt(replacements);
+    // Deliveries due but not claimable now (a busy destination) wait for the loop's next poll or wake.
+    if (replacements.length === 0) this.loop.wake();
     for (const outcome of batch) {
       outcome.recorded();
       const { delivery, result } = outcome;

@@ -6,8 +6,13 @@ import { isoAt } from '../shared/clock';
 import type { SecretBox } from '../shared/secret-box';
 import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 
+const MAX_OPENED_SECRETS = 10_000;
+
 /** Webhook endpoints as a delivery destination: each attempt is signed afresh and POSTed. */
 export class WebhookTarget implements DeliveryTarget {
+  // Sealed secret -> secret: a changed secret is a new sealed string, so entries never go stale.
+  private readonly openedSecrets = new Map<string, string>();
+
   constructor(
     private readonly endpoints: WebhookEndpointsRepo,
     private readonly secrets: SecretBox,
@@ -54,10 +59,20 @@ export class WebhookTarget implements DeliveryTarget {
 
   /** The current secret, and the previous one while its 24 h overlap lasts. */
   private secretsOf(endpoint: WebhookEndpointRow, now: number): string[] {
-    const secrets = [this.secrets.open(endpoint.secret_encrypted)];
+    const secrets = [this.open(endpoint.secret_encrypted)];
     if (endpoint.previous_secret_encrypted && (endpoint.previous_secret_expires_at ?? 0) > now) {
-      secrets.push(this.secrets.open(endpoint.previous_secret_encrypted));
+      secrets.push(this.open(endpoint.previous_secret_encrypted));
     }
     return secrets;
+  }
+
+  private open(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      if (this.openedSecrets.size >= MAX_OPENED_SECRETS) this.openedSecrets.clear();
+      secret = this.secrets.open(sealed);
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
   }
 }
