@@ -46,7 +46,8 @@ export default eventTrigger({
         id: 'reg_01krc4m8p1r3t5v7x9z2b4d6f7',
         email: 'ada@example.com',
         name: 'Ada Lovelace',
-        join_url: 'https://meet.example.com/m/xqv-hmtc-zrd?invite=eyJtIjoibXRnXzAxa3JjNG04cDFyM3Q1djd4OXoyYjRkNmYwIiwiciI6InJlZ2lzdHJhbnQifQ.Qm9vZ3VzU2FtcGxlU2lnbmF0dXJl',
+        join_url:
+          'https://meet.example.com/m/xqv-hmtc-zrd?invite=eyJtIjoibXRnXzAxa3JjNG04cDFyM3Q1djd4OXoyYjRkNmYwIiwiciI6InJlZ2lzdHJhbnQifQ.Qm9vZ3VzU2FtcGxlU2lnbmF0dXJl',
         created_at: '2026-05-10T14:02:11.000Z',
       },
       webinar: { slug: 'spring-launch', title: 'Spring launch webinar', meeting_id: 'mtg_01kr8n2v5x8a1d4g7j0m3q6t9w' },
