@@ -49,7 +49,7 @@ describe('the CLI writing beside a loaded service', () => {
       }
     });
     const cliCodes: number[] = [];
-    for (let i = 0; i < 12; i++)
+    for (let i = 0; i < 8; i++)
       cliCodes.push((await svcCliAsync(dataDir, 'keys', 'create', '--name', `cli-${i}`, '--scopes', 'meetings:read')).code);
     cliRunning = false;
     await Promise.all(writers);
