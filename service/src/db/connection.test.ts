@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from './connection';
 import { migrate } from './migrate';
+import { bootstrap } from '../bootstrap';
+import { loadConfig } from '../config';
 
 describe('database connection and migrations', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-db-'));
@@ -15,6 +17,26 @@ describe('database connection and migrations', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     db.close();
+  });
+
+  it('creates the data directory 0700 and the database, its WAL and its shared-memory file 0600', () => {
+    const dataDir = path.join(dir, 'fresh', 'data');
+    const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' }));
+    core.services.identity.ensureOwner();
+    const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+    expect(mode(dataDir)).toBe('700');
+    for (const file of ['svc.sqlite', 'svc.sqlite-wal', 'svc.sqlite-shm', 'master.key'])
+      expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    core.close();
+  });
+
+  it('tightens the files of a database created by an older version on open', () => {
+    const file = path.join(dir, 'old', 'svc.sqlite');
+    fs.mkdirSync(path.dirname(file), { mode: 0o755 });
+    fs.writeFileSync(file, '', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    openDatabase(file).close();
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 
   it('applies each migration once, in order', () => {
