@@ -50,6 +50,47 @@ describe('database connection and migrations', () => {
     db.close();
   });
 
+  it('0004 rebuilds meetings with per-organization slugs, keeping every row and every reference to them', () => {
+    const upTo3 = fs.mkdtempSync(path.join(dir, 'upto3-'));
+    const real = path.join(__dirname, 'migrations');
+    for (const f of fs.readdirSync(real).filter((f) => f < '0004')) fs.copyFileSync(path.join(real, f), path.join(upTo3, f));
+    const db = openDatabase(path.join(dir, 'old-slugs.sqlite'));
+    migrate(db, upTo3);
+    const at = '2026-01-01T00:00:00Z';
+    db.exec(`INSERT INTO organizations VALUES ('org_a', 'A', '${at}'), ('org_b', 'B', '${at}');
+      INSERT INTO meetings VALUES ('mtg_1', 'org_a', 'abc-defg-hij', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL);
+      INSERT INTO registrations VALUES ('reg_1', 'mtg_1', 'a@example.com', 'a@example.com', 'Ann', '${at}');`);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO meetings VALUES ('mtg_2', 'org_b', 'abc-defg-hik', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+
+    expect(migrate(db, real)).toContain('0004_webinar_slugs_per_organization.sql');
+    db.prepare(
+      `INSERT INTO meetings VALUES ('mtg_2', 'org_b', 'abc-defg-hik', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
+    ).run();
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO meetings VALUES ('mtg_3', 'org_b', 'abc-defg-hil', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+    expect(db.prepare('SELECT id, slug FROM meetings ORDER BY id').all()).toEqual([
+      { id: 'mtg_1', slug: 'launch' },
+      { id: 'mtg_2', slug: 'launch' },
+    ]);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() =>
+      db.prepare(`INSERT INTO registrations VALUES ('reg_2', 'mtg_nope', 'b@example.com', 'b@example.com', 'Bo', '${at}')`).run(),
+    ).toThrow(/FOREIGN KEY/);
+    db.close();
+  });
+
   it('rolls a failing migration back completely', () => {
     const migrations = fs.mkdtempSync(path.join(dir, 'migs-'));
     fs.writeFileSync(path.join(migrations, '0001_ok.sql'), 'CREATE TABLE a (x INTEGER);');

@@ -260,7 +260,16 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
         }),
       },
       '/webinars/{slug}/registrations': {
-        parameters: [{ name: 'slug', in: 'path', required: true, description: 'The webinar’s slug.', schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'slug',
+            in: 'path',
+            required: true,
+            description:
+              'The webinar’s slug. Slugs are unique per organization: a key that can act in several organizations using the same slug gets 409; use a key restricted to one organization.',
+            schema: { type: 'string' },
+          },
+        ],
         post: op('webinars:write', {
           operationId: 'createRegistration',
           tags: ['Webinars'],
