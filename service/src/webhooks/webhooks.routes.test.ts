@@ -102,6 +102,16 @@ describe('webhook endpoints API', () => {
     expect((await api('GET', '/webhook-endpoints', undefined, t.key(['meetings:read']))).body.required_scope).toBe('webhooks:write');
   });
 
+  it('needs the scope that reads each type on PATCH events too, and changes nothing when refused', async () => {
+    const limited = t.key(['webhooks:write', 'meetings:read']);
+    const created = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'] }, limited);
+    const before = JSON.stringify(t.services.db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?').get(created.body.id));
+    const res = await api('PATCH', `/webhook-endpoints/${created.body.id}`, { events: ['meeting.ended', 'transcript.ready'] }, limited);
+    expect(res.status).toBe(403);
+    expect(res.body.required_scope).toBe('transcripts:read');
+    expect(JSON.stringify(t.services.db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?').get(created.body.id))).toBe(before);
+  });
+
   it('keeps endpoints of other organizations out of reach', async () => {
     const other = t.services.identity.createOrganization(t.owner.id, 'Other');
     const { body: foreign } = await api('POST', '/webhook-endpoints', {
