@@ -45,20 +45,40 @@ describe('the service as a user runs it', () => {
 
   it('refuses the 21st of a real burst of requests within one second with 429 and Retry-After', async () => {
     const key = svcCli(dataDir, 'keys', 'create', '--name', 'burst', '--scopes', 'meetings:read').stdout.trim();
+    // Warm the connection pool first, so the burst itself is 30 requests leaving at once on open connections.
+    await Promise.all(Array.from({ length: 30 }, () => call(svc.url, 'GET', '/healthz')));
     const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 30 }, () => call(svc.url, 'GET', '/api/v1/public/meetings', key)));
     const elapsed = Date.now() - started;
-    const ok = answers.filter((a) => a.status === 200);
+    // Not a condition on the check below: a burst slower than a second is a failure of this test's premise, said so.
+    expect(elapsed).toBeLessThan(1000);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
     const limited = answers.filter((a) => a.status === 429);
-    expect(ok.length + limited.length).toBe(30);
-    // All 30 normally finish well within a second; then exactly 20 may pass.
-    if (elapsed < 1000) expect(ok).toHaveLength(20);
-    expect(limited.length).toBeGreaterThan(0);
+    expect(limited).toHaveLength(10);
     for (const a of limited) {
       expect(a.body.code).toBe('rate_limited');
       expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(a.headers.get('x-ratelimit-limit')).toBe('120');
     }
+  });
+
+  it('refuses what exceeds the minute window of a real burst, whatever its timing', async () => {
+    const key = svcCli(
+      dataDir,
+      'keys',
+      'create',
+      '--name',
+      'minute',
+      '--scopes',
+      'meetings:read',
+      '--rate-limit-per-minute',
+      '25',
+      '--rate-limit-per-second',
+      '1000',
+    ).stdout.trim();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call(svc.url, 'GET', '/api/v1/public/meetings', key)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(25);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
   });
 
   it('does not print a key again on the next start', async () => {

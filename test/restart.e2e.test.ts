@@ -32,20 +32,28 @@ describe('restart safety', () => {
 
     // Writes in flight when the kill lands: whatever got a 201 must survive.
     const acknowledged: string[] = [];
+    const interrupted: number[] = [];
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; i < 500; i++) {
         try {
           const res = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: `w${w}-${i}` });
           if (res.status === 201) acknowledged.push(res.body.id);
         } catch {
-          return; // the connection died with the process
+          interrupted.push(w); // the connection died with the process
+          return;
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Kill once the writers are well under way (a condition, not a sleep), bounded by 10 s.
+    for (let waited = 0; acknowledged.length < 40 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     expect(await svc.stop('SIGKILL')).toBeNull();
+    const acknowledgedAtKill = acknowledged.length;
     await Promise.all(writers);
-    expect(acknowledged.length).toBeGreaterThan(0);
+    // The kill really cut the writers off mid-run: every one of them lost its connection, none finished its 500.
+    expect(interrupted.sort()).toEqual([0, 1, 2, 3]);
+    expect(acknowledged.length).toBeLessThan(4 * 500);
+    expect(acknowledged.length - acknowledgedAtKill).toBeLessThanOrEqual(4);
 
     svc = await startService(dataDir);
     try {

@@ -125,8 +125,25 @@ describe('webhooks against the real service process', () => {
       await waitFor(() => python.deliveries().length === 1, 10_000);
       const rotated = await call(svc.url, 'POST', `/api/v1/public/webhook-endpoints/${created.body.id}/rotate-secret`, key);
       expect(rotated.body.secret).not.toBe(created.body.secret);
+      // A receiver that knows only the NEW secret: it verifies only if the rotation really signs with it.
+      const newOnly = await startVerifyReceiver({ secrets: [rotated.body.secret], require: 'both', maxSeconds: 60 });
+      try {
+        await call(svc.url, 'PATCH', `/api/v1/public/webhook-endpoints/${created.body.id}`, key, { url: `${newOnly.url}/hook` });
+        expect(
+          (await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'b@example.com', name: 'B' }))
+            .status,
+        ).toBe(201);
+        await waitFor(() => newOnly.deliveries().length === 1, 10_000);
+        expect(newOnly.deliveries().map((d) => [d.event_type, d.valid_svc, d.valid_standard, d.status])).toEqual([
+          ['registration.created', true, true, 204],
+        ]);
+      } finally {
+        await newOnly.stop();
+      }
+      // And the old secret still verifies during the overlap.
+      await call(svc.url, 'PATCH', `/api/v1/public/webhook-endpoints/${created.body.id}`, key, { url: `${python.url}/hook` });
       expect(
-        (await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'b@example.com', name: 'B' }))
+        (await call(svc.url, 'POST', '/api/v1/public/webinars/py-webinar/registrations', key, { email: 'c@example.com', name: 'C' }))
           .status,
       ).toBe(201);
       await waitFor(() => python.deliveries().length === 2, 10_000);
@@ -135,7 +152,7 @@ describe('webhooks against the real service process', () => {
         ['registration.created', true, true, 204],
       ]);
       const list = (await call(svc.url, 'GET', `/api/v1/public/webhook-endpoints/${created.body.id}/deliveries`, key)).body.data;
-      expect(list.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
+      expect(list.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     } finally {
       await python.stop();
     }

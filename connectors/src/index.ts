@@ -12,5 +12,5 @@ export {
   type WebhookVerificationFailure,
 } from './webhooks/signature';
 export { summarizeEvent, type EventLinks, type EventSummary } from './chat/event-summary';
-export { postSlackMessage, slackMessageFor, type SlackMessage, type SlackPostResult } from './chat/slack';
+export { postSlackMessage, slackMessageFor, type ChatLogger, type SlackMessage, type SlackPostResult } from './chat/slack';
 export { teamsMessageFor, type TeamsMessage } from './chat/teams';

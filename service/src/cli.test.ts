@@ -120,4 +120,40 @@ describe('svc CLI', () => {
     expect(err).toContain('Usage:');
     expect(services.keys.list()).toHaveLength(before);
   });
+
+  it.each([
+    ['an expiry too far away to be a date', ['--expires-in', '999999999999d'], /--expires-in/],
+    ['an expiry past the longest allowed', ['--expires-in', '3651d'], /--expires-in/],
+    ['a huge per-minute limit', ['--rate-limit-per-minute', '1' + '0'.repeat(30)], /--rate-limit-per-minute/],
+    ['a per-minute limit past 2^53', ['--rate-limit-per-minute', '9007199254740993'], /--rate-limit-per-minute/],
+    ['a huge per-second limit', ['--rate-limit-per-second', '99999999999'], /--rate-limit-per-second/],
+    ['a hexadecimal number', ['--rate-limit-per-minute', '0x10'], /--rate-limit-per-minute/],
+    ['an exponent', ['--rate-limit-per-second', '1e3'], /--rate-limit-per-second/],
+    ['a fraction', ['--rate-limit-per-second', '2.0'], /--rate-limit-per-second/],
+    ['padding', ['--rate-limit-per-second', ' 20'], /--rate-limit-per-second/],
+  ])('keys create refuses %s with a usage error and no stack trace', (_what, flags, flag) => {
+    const before = services.keys.list().length;
+    const { code, out, err } = run('keys', 'create', '--name', 'bad', '--scopes', 'all', ...flags);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(flag);
+    expect(err).toContain('Usage:');
+    expect(err).not.toMatch(/\n\s+at /);
+    expect(services.keys.list()).toHaveLength(before);
+  });
+
+  it('keys create accepts the largest allowed values (the control)', () => {
+    const { code } = run(
+      'keys',
+      'create',
+      '--name',
+      'edge',
+      '--scopes',
+      'all',
+      '--expires-in',
+      '3650d',
+      '--rate-limit-per-minute',
+      '1000000',
+    );
+    expect(code).toBe(0);
+  });
 });

@@ -185,18 +185,24 @@ function parseEvents(raw: string | undefined): EventType[] {
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const LONGEST_EXPIRY_MS = 3650 * UNIT_MS.d!;
+const LARGEST_RATE_LIMIT = 1_000_000;
 
-/** Parses `90s`, `15m`, `12h` or `30d` into milliseconds. */
+/** Parses `90s`, `15m`, `12h` or `30d` (at most ten years) into milliseconds. */
 function parseDuration(raw: string): number {
-  const match = /^(\d+)([smhd])$/.exec(raw);
+  const match = /^(\d{1,12})([smhd])$/.exec(raw);
   if (!match || Number(match[1]) === 0) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d, got "${raw}"`);
-  return Number(match[1]) * UNIT_MS[match[2]!]!;
+  const ms = Number(match[1]) * UNIT_MS[match[2]!]!;
+  if (ms > LONGEST_EXPIRY_MS) throw new UsageError(`--expires-in must be at most 3650d (ten years), got "${raw}"`);
+  return ms;
 }
 
+// Decimal digits only: Number() would also take 0x10, 1e3, 2.0 and surrounding spaces.
 function optionalPositive(raw: string | undefined, flag: string): number | null {
   if (raw === undefined) return null;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`);
+  const n = /^[1-9]\d{0,6}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= LARGEST_RATE_LIMIT))
+    throw new UsageError(`${flag} must be a whole number from 1 to ${LARGEST_RATE_LIMIT}, got "${raw}"`);
   return n;
 }
 

@@ -1,9 +1,14 @@
-import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
 import { createDeliveryWorker, createJobWorker } from './services';
+import { listen } from './http/server';
+
+/** The most a graceful stop may take before the process exits anyway. */
+const STOP_LIMIT_MS = 10_000;
+// Leaves time to close the database and exit inside STOP_LIMIT_MS.
+const STOP_WAIT_MS = STOP_LIMIT_MS - 1_000;
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -21,10 +26,7 @@ async function main(): Promise<void> {
   // The media pipeline registers its handlers (transcribe, summarize) here.
   const jobWorker = createJobWorker(services, [], logger);
   const app = createApp({ config, services, logger });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listen(app, config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
@@ -36,14 +38,25 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
-    server.close(() => {
-      void Promise.all([deliveryWorker.stop(), jobWorker.stop()]).then(() => {
-        core.close();
-        process.exit(0);
-      });
-    });
+    const started = Date.now();
+    // The worker stops claiming at once (not after the last HTTP connection closed), so a backlog
+    // cannot keep it busy; attempts still in flight at the deadline are left leased and are repeated
+    // at the next start, as after a crash.
+    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop(), jobWorker.stop()]);
     server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
+    let deadline: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timed out'>((resolve) => (deadline = setTimeout(() => resolve('timed out'), STOP_WAIT_MS)));
+    void Promise.race([closed.then(() => 'stopped' as const), timedOut]).then((outcome) => {
+      clearTimeout(deadline);
+      if (outcome === 'timed out') {
+        server.closeAllConnections();
+        logger.warn('stopped before everything finished; attempts in flight are repeated at the next start', {
+          waited_ms: Date.now() - started,
+        });
+      }
+      core.close();
+      process.exit(outcome === 'stopped' ? 0 : 1);
+    });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -164,6 +164,7 @@ export function createDeliveryWorker(
     slackApiUrl: config.slackApiUrl,
     timeoutMs: config.webhooks.timeoutMs,
     send,
+    logger,
   });
   const worker = new DeliveryWorker({
     deliveries: services.deliveries,

@@ -24,8 +24,27 @@ interface MeetingRef {
   ended_at?: string | null;
 }
 
-/** Describes an svc event for people: a headline, a few facts and where to click. */
+// Bidi embeddings, overrides and isolates (they can make "exe.pdf" out of "fdp.exe") and control characters
+// other than line breaks and tabs; events stored before the service refused them may still carry them.
+const UNSAFE_IN_CHAT = /(?![\t\n\r])[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/** `text` without the characters that must never reach a chat message (bidi overrides, control characters). */
+export function neutralizeText(text: string): string {
+  return text.replace(UNSAFE_IN_CHAT, '');
+}
+
+/** Describes an svc event for people: a headline, a few facts and where to click; no bidi override or control character survives. */
 export function summarizeEvent(event: WebhookEvent, links: EventLinks): EventSummary {
+  const summary = describeEvent(event, links);
+  return {
+    ...summary,
+    headline: neutralizeText(summary.headline),
+    facts: summary.facts.map((f) => ({ title: neutralizeText(f.title), value: neutralizeText(f.value) })),
+    ...(summary.body !== undefined ? { body: neutralizeText(summary.body) } : {}),
+  };
+}
+
+function describeEvent(event: WebhookEvent, links: EventLinks): EventSummary {
   const data = event.data as Record<string, Record<string, unknown> | undefined>;
   const meeting = (data.meeting ?? {}) as MeetingRef;
   const title = meeting.title ?? 'A meeting';

@@ -1,4 +1,4 @@
-import { ErrorCode, WebClient, type Block, type KnownBlock } from '@slack/web-api';
+import { ErrorCode, LogLevel, WebClient, type Block, type KnownBlock, type Logger as SlackLogger } from '@slack/web-api';
 import type { WebhookEvent } from '../webhooks/signature';
 import { summarizeEvent, type EventLinks } from './event-summary';
 
@@ -47,6 +47,14 @@ export function slackMessageFor(event: WebhookEvent, links: EventLinks): SlackMe
   return { text: `${summary.headline}${link}`, blocks };
 }
 
+/** Where the Slack client's own log lines go (the caller's structured logger), instead of raw lines on stderr. */
+export interface ChatLogger {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
 /** Posts a message with chat.postMessage; never throws. Slack's own retries are off: the caller's outbox retries. */
 export async function postSlackMessage(opts: {
   token: string;
@@ -54,9 +62,13 @@ export async function postSlackMessage(opts: {
   message: SlackMessage;
   slackApiUrl?: string;
   timeoutMs?: number;
+  /** Receives the Slack client's warnings; without one they are dropped. */
+  logger?: ChatLogger;
 }): Promise<SlackPostResult> {
   const client = new WebClient(opts.token, {
     slackApiUrl: opts.slackApiUrl,
+    logger: slackLoggerFor(opts.logger),
+    logLevel: LogLevel.WARN,
     timeout: opts.timeoutMs ?? 15_000,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -67,6 +79,23 @@ export async function postSlackMessage(opts: {
   } catch (err) {
     return failure(err as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; message?: string });
   }
+}
+
+// Adapts a ChatLogger to the Slack client's logger interface; every line is one string prefixed "slack: ".
+function slackLoggerFor(logger: ChatLogger | undefined): SlackLogger {
+  let level = LogLevel.WARN;
+  const line = (parts: unknown[]) => `slack: ${parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ')}`;
+  return {
+    debug: (...parts: unknown[]) => logger?.debug(line(parts)),
+    info: (...parts: unknown[]) => logger?.info(line(parts)),
+    warn: (...parts: unknown[]) => logger?.warn(line(parts)),
+    error: (...parts: unknown[]) => logger?.error(line(parts)),
+    setLevel: (next: LogLevel) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
 }
 
 function failure(err: {

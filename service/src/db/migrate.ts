@@ -4,7 +4,7 @@ import type { Db } from './connection';
 
 const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
-/** Applies, in order and each in its own transaction, the numbered migrations not yet applied. */
+/** Applies, in order and each in its own transaction, the numbered migrations not yet applied; foreign keys are checked before each commit. */
 export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
@@ -14,15 +14,29 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort();
   const newlyApplied: string[] = [];
-  for (const file of files) {
-    const version = Number(file.slice(0, 4));
-    if (applied.has(version)) continue;
-    const sql = fs.readFileSync(path.join(dir, file), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
-    }).immediate();
-    newlyApplied.push(file);
+  const foreignKeys = db.pragma('foreign_keys', { simple: true });
+  // SQLite's way to rebuild a table that others reference: foreign keys off (only possible outside a
+  // transaction), rebuild, then foreign_key_check before committing.
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const file of files) {
+      const version = Number(file.slice(0, 4));
+      if (applied.has(version)) continue;
+      const sql = fs.readFileSync(path.join(dir, file), 'utf8');
+      db.transaction(() => {
+        db.exec(sql);
+        const violations = db.pragma('foreign_key_check') as unknown[];
+        if (violations.length > 0) throw new Error(`${file} breaks ${violations.length} foreign key reference(s)`);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          version,
+          file,
+          new Date().toISOString(),
+        );
+      }).immediate();
+      newlyApplied.push(file);
+    }
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
   }
   return newlyApplied;
 }

@@ -62,6 +62,22 @@ export const eventsOpenApi: OpenApiFragment = {
             recording: ref('Recording'),
             transcript: { type: 'object', properties: { language: { type: 'string' }, segment_count: { type: 'integer' } } },
             summary: { type: 'object', properties: { tldr: { type: 'string' } } },
+            registration: {
+              type: 'object',
+              required: ['id', 'email', 'name', 'join_url', 'created_at'],
+              properties: {
+                id: { type: 'string' },
+                email: { type: 'string', format: 'email' },
+                name: { type: 'string' },
+                join_url: { type: 'string', format: 'uri' },
+                created_at: { type: 'string', format: 'date-time' },
+              },
+            },
+            webinar: {
+              type: 'object',
+              required: ['slug', 'title', 'meeting_id'],
+              properties: { slug: { type: 'string' }, title: { type: 'string' }, meeting_id: { type: 'string' } },
+            },
           },
         },
       },

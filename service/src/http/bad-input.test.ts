@@ -4,14 +4,29 @@ describe('bad input gets a problem+json error and changes nothing', () => {
   let t: TestServer;
   let key: string;
   let meetingId: string;
+  let endpointId: string;
   beforeAll(async () => {
     t = await startTestServer();
     key = t.key();
     meetingId = (await t.request('POST', '/api/v1/public/meetings', { key, body: { title: 'Existing' } })).body.id;
+    await t.request('POST', '/api/v1/public/meetings', { key, body: { title: 'Webinar', kind: 'webinar', slug: 'bad-input-webinar' } });
+    endpointId = (
+      await t.request('POST', '/api/v1/public/webhook-endpoints', {
+        key,
+        body: { url: 'https://hooks.example.com/bad-input', events: ['registration.created'] },
+      })
+    ).body.id;
   });
   afterAll(() => t.close());
 
-  const snapshot = () => JSON.stringify(t.services.db.prepare('SELECT * FROM meetings ORDER BY id').all());
+  // Every table, found in the schema, so a table added later is covered without touching this test.
+  const snapshot = () => {
+    const tables = t.services.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    return JSON.stringify(tables.map((table) => [table, t.services.db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all()]));
+  };
 
   const cases: {
     name: string;
@@ -290,6 +305,69 @@ describe('bad input gets a problem+json error and changes nothing', () => {
       param: 'email',
     },
     {
+      name: 'a webhook endpoint with a private URL',
+      method: 'POST',
+      path: '/webhook-endpoints',
+      body: { url: 'https://10.0.0.1/hook', events: ['meeting.ended'] },
+      status: 400,
+      code: 'validation_failed',
+      param: 'url',
+    },
+    {
+      name: 'a webhook endpoint PATCHed to a private URL',
+      method: 'PATCH',
+      path: '/webhook-endpoints/WHK',
+      body: { url: 'https://[::ffff:127.0.0.1]/hook' },
+      status: 400,
+      code: 'validation_failed',
+      param: 'url',
+    },
+    {
+      name: 'a webhook endpoint PATCHed with an unknown event type',
+      method: 'PATCH',
+      path: '/webhook-endpoints/WHK',
+      body: { events: ['meeting.exploded'] },
+      status: 400,
+      code: 'validation_failed',
+      param: 'events.0',
+    },
+    {
+      name: 'a Teams integration with a private URL',
+      method: 'POST',
+      path: '/integrations',
+      body: { kind: 'teams', webhook_url: 'https://169.254.169.254/x', events: ['meeting.ended'] },
+      status: 400,
+      code: 'validation_failed',
+      param: 'webhook_url',
+    },
+    {
+      name: 'an idempotent create with an invalid body',
+      method: 'POST',
+      path: '/meetings',
+      body: { title: '' },
+      headers: { 'Idempotency-Key': 'bad-input-1' },
+      status: 400,
+      code: 'validation_failed',
+      param: 'title',
+    },
+    {
+      name: 'an idempotent registration with an invalid email',
+      method: 'POST',
+      path: '/webinars/bad-input-webinar/registrations',
+      body: { name: 'Ann', email: 'not-an-email' },
+      headers: { 'Idempotency-Key': 'bad-input-2' },
+      status: 400,
+      code: 'validation_failed',
+      param: 'email',
+    },
+    {
+      name: 'a redelivery of an unknown delivery',
+      method: 'POST',
+      path: '/deliveries/dlv_nope/redeliver',
+      status: 404,
+      code: 'not_found',
+    },
+    {
       name: 'a registration for an unknown webinar',
       method: 'POST',
       path: '/webinars/none/registrations',
@@ -301,7 +379,7 @@ describe('bad input gets a problem+json error and changes nothing', () => {
 
   it.each(cases)('$name -> $status $code', async (c) => {
     const before = snapshot();
-    const res = await t.request(c.method, `/api/v1/public${c.path.replace('/ID', `/${meetingId}`)}`, {
+    const res = await t.request(c.method, `/api/v1/public${c.path.replace('/ID', `/${meetingId}`).replace('/WHK', `/${endpointId}`)}`, {
       key,
       body: c.body,
       raw: c.raw,

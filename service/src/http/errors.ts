@@ -77,7 +77,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const type = (err as { type?: string } | null)?.type;
+  // The router's decodeURIComponent of a path parameter (%ZZ, truncated or overlong UTF-8).
+  if (err instanceof URIError)
+    return new AppError('validation_failed', 'The URL path is not valid percent-encoded UTF-8', { param: 'path' });
+  const { type, status } = (err ?? {}) as { type?: string; status?: number };
+  // body-parser reports a body that does not decompress (a corrupt Content-Encoding) as a bare 400 carrying zlib's error.
+  if (type === undefined && status === 400) {
+    return new AppError('invalid_json', 'The request body could not be decompressed as its Content-Encoding says', { param: 'body' });
+  }
   switch (type) {
     case 'entity.parse.failed':
       return new AppError('invalid_json', 'The request body is not valid JSON', { param: 'body' });

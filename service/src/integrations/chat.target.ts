@@ -3,6 +3,7 @@ import type { ClaimedDelivery } from '../outbox/deliveries.repo';
 import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
 import type { Sender } from '../outbox/http-sender';
 import { isoAt } from '../shared/clock';
+import type { Logger } from '../shared/logger';
 import type { SecretBox } from '../shared/secret-box';
 import type { IntegrationRow, IntegrationsRepo } from './integrations.repo';
 
@@ -13,6 +14,8 @@ export interface ChatTargetOptions {
   timeoutMs: number;
   /** Posts to Teams (the SSRF-guarded HTTP sender webhooks use). */
   send: Sender;
+  /** Receives the Slack client's warnings. */
+  logger: Logger;
 }
 
 /** Slack and Teams integrations as a delivery destination: a Block Kit message or an Adaptive Card per event. */
@@ -67,6 +70,7 @@ export class ChatTarget implements DeliveryTarget {
       message: slackMessageFor(event, links),
       slackApiUrl: this.options.slackApiUrl,
       timeoutMs: this.options.timeoutMs,
+      logger: this.options.logger,
     });
     const durationMs = Math.round(performance.now() - started);
     if (result.ok) return { statusCode: 200, error: null, permanentFailure: null, responseBody: null, retryAfterMs: null, durationMs };

@@ -204,6 +204,17 @@ describe('integrations: Slack and Teams notifications', () => {
     expect(res.body.required_scope).toBe('transcripts:read');
   });
 
+  it('needs the scope that reads each type on PATCH events too, and changes nothing when refused', async () => {
+    const limited = t.key(['integrations:write', 'meetings:read']);
+    const created = await api('POST', '/integrations', { kind: 'teams', webhook_url: teams.url, events: ['meeting.ended'] }, limited);
+    expect(created.status).toBe(201);
+    const before = JSON.stringify(t.services.db.prepare('SELECT * FROM integrations WHERE id = ?').get(created.body.id));
+    const res = await api('PATCH', `/integrations/${created.body.id}`, { events: ['recording.ready'] }, limited);
+    expect(res.status).toBe(403);
+    expect(res.body.required_scope).toBe('recordings:read');
+    expect(JSON.stringify(t.services.db.prepare('SELECT * FROM integrations WHERE id = ?').get(created.body.id))).toBe(before);
+  });
+
   it('keeps integrations of other organizations out of reach, and deletes with deliveries', async () => {
     const other = t.services.identity.createOrganization(t.owner.id, 'Other');
     const foreign = t.services.integrations.create(other.id, { kind: 'teams', webhook_url: teams.url, events: ['meeting.started'] });

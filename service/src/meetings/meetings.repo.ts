@@ -67,7 +67,7 @@ export class MeetingsRepo {
     this.byCodeInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE code = ? AND organization_id = ?');
     this.byIdAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE id = ?');
     this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
-    this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs}`);
+    this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs} ORDER BY organization_id`);
     this.listStmt = db.prepare<[string, string, number], MeetingRow>(
       `SELECT * FROM meetings WHERE ${inOrgs} AND id < ? ORDER BY id DESC LIMIT ?`,
     );
@@ -92,8 +92,9 @@ export class MeetingsRepo {
     return this.byIdAnywhere.get(id);
   }
 
-  findBySlug(orgIds: string[], slug: string): MeetingRow | undefined {
-    return this.bySlug.get(slug, JSON.stringify(orgIds));
+  /** The webinars with `slug` in `orgIds`: at most one per organization. */
+  findBySlug(orgIds: string[], slug: string): MeetingRow[] {
+    return this.bySlug.all(slug, JSON.stringify(orgIds));
   }
 
   /** Up to `limit` meetings with ids below `before` (all when null), newest first. */

@@ -9,11 +9,11 @@ const settings: JsonSchema = {
   },
 };
 
-const title: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
+const title: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', format: 'single-line' };
 const scheduledAt: JsonSchema = {
   type: 'string',
   format: 'date-time',
-  description: 'ISO 8601 date-time with a UTC offset; returned exactly as sent.',
+  description: 'RFC 3339 date-time with a UTC offset (`T` between date and time, `+02:00` or `Z`); returned exactly as sent.',
   examples: ['2026-05-01T09:00:00+02:00'],
 };
 const duration: JsonSchema = { type: 'integer', minimum: 1, maximum: 1440 };

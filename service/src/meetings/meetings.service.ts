@@ -78,7 +78,7 @@ export class MeetingsService {
       } catch (err) {
         const message = (err as Error).message;
         if (message.includes('meetings.slug')) {
-          throw new AppError('conflict', `The slug "${row.slug}" is already taken`, { param: 'slug' });
+          throw new AppError('conflict', `The slug "${row.slug}" is already taken in this organization`, { param: 'slug' });
         }
         if (!message.includes('meetings.code') || attempt === CODE_ATTEMPTS) throw err;
       }
@@ -96,11 +96,18 @@ export class MeetingsService {
     return row;
   }
 
-  /** The webinar with `slug` that the principal can reach, or a 404. */
+  /** The webinar with `slug` that the principal can reach; a 404, or a 409 when several of its organizations use the slug. */
   findWebinar(principal: Principal, slug: string): MeetingRow {
-    const row = this.repo.findBySlug(principal.organizationIds, slug);
-    if (!row) throw AppError.notFound(`Webinar ${slug}`);
-    return row;
+    const rows = this.repo.findBySlug(principal.organizationIds, slug);
+    if (rows.length === 0) throw AppError.notFound(`Webinar ${slug}`);
+    if (rows.length > 1) {
+      const orgs = rows.map((r) => r.organization_id).join(', ');
+      throw AppError.conflict(
+        `Webinar slug "${slug}" is used in several organizations this key can act in (${orgs}); use a key restricted to one organization`,
+        { param: 'slug' },
+      );
+    }
+    return rows[0]!;
   }
 
   list(principal: Principal, page: PageRequest, status?: MeetingStatus): MeetingRow[] {

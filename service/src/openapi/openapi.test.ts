@@ -52,43 +52,107 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('matches what the API really answers (responses validated against the documented schemas)', async () => {
+  it('matches what the API really answers (responses validated against the documented schemas, undocumented fields refused)', async () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
-    ajv.addSchema({ $id: 'doc', components: doc.components });
-    const check = (path: string, method: string, status: number, body: unknown) => {
-      const responses = doc.paths[path]![method]!.responses[String(status)]!;
-      const media = responses.content?.['application/json'] ?? responses.content?.['application/problem+json'];
-      const schema = JSON.parse(JSON.stringify(media!.schema).replaceAll('"#/components', '"doc#/components'));
-      const valid = ajv.validate(schema, body);
+    ajv.addSchema({ $id: 'doc', components: closedObjects(structuredClone(doc.components)) });
+    const checked: string[] = [];
+    const check = (path: string, method: string, status: number, body: unknown, contentType: string | null) => {
+      const response = doc.paths[path]![method]!.responses[String(status)];
+      expect([path, method, status, response ? 'documented' : 'undocumented']).toEqual([path, method, status, 'documented']);
+      checked.push(`${method} ${path}`);
+      if (!response!.content) return expect([path, method, status, body ?? null]).toEqual([path, method, status, null]);
+      const mediaType = contentType?.split(';')[0]!.trim() ?? '';
+      expect([path, method, status, Object.keys(response!.content)]).toEqual([path, method, status, expect.arrayContaining([mediaType])]);
+      if (!mediaType.endsWith('json')) return;
+      const schema = JSON.parse(JSON.stringify(response!.content[mediaType]!.schema).replaceAll('"#/components', '"doc#/components'));
+      ajv.validate(schema, body);
       expect([path, method, status, ajv.errors ?? null]).toEqual([path, method, status, null]);
-      return valid;
     };
     const key = t.key();
     const m = seedMeeting(t, { kind: 'webinar', slug: 'doc-webinar' });
     seedParticipant(t, m.id);
-    seedRecording(t, m.id);
+    const recording = seedRecording(t, m.id);
     seedTranscript(t.services, m.id);
     seedSummary(t.services, m.id);
-    const calls: [string, string, string, unknown?][] = [
-      ['get', '/me', '/me'],
-      ['get', '/meetings', '/meetings?limit=2'],
-      ['post', '/meetings', '/meetings', { title: 'Doc' }],
-      ['get', '/meetings/{id}', `/meetings/${m.id}`],
-      ['patch', '/meetings/{id}', `/meetings/${m.id}`, { title: 'Renamed' }],
-      ['get', '/meetings/{id}/participants', `/meetings/${m.id}/participants`],
-      ['get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`],
-      ['get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`],
-      ['get', '/meetings/{id}/summary', `/meetings/${m.id}/summary`],
-      ['post', '/webinars/{slug}/registrations', '/webinars/doc-webinar/registrations', { email: 'x@example.com', name: 'X' }],
-      ['delete', '/meetings/{id}', `/meetings/${m.id}`],
-      ['get', '/meetings/{id}', '/meetings/abc-defg-hij'],
-      ['post', '/meetings', '/meetings', { title: '' }],
-    ];
-    for (const [method, path, url, body] of calls) {
+    const api = async (method: string, path: string, url: string, body?: unknown) => {
       const res = await t.request(method.toUpperCase(), `/api/v1/public${url}`, { key, body });
-      check(path, method, res.status, res.body);
+      check(path, method, res.status, res.body, res.headers.get('content-type'));
+      return res.body;
+    };
+    await api('get', '/me', '/me');
+    await api('get', '/meetings', '/meetings?limit=2');
+    await api('post', '/meetings', '/meetings', { title: 'Doc' });
+    await api('get', '/meetings/{id}', `/meetings/${m.id}`);
+    await api('patch', '/meetings/{id}', `/meetings/${m.id}`, { title: 'Renamed' });
+    await api('post', '/meetings/{id}/host-links', `/meetings/${m.id}/host-links`, { ttl_seconds: 600 });
+    await api('get', '/meetings/{id}/participants', `/meetings/${m.id}/participants`);
+    await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
+    await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
+    await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);
+    await api('get', '/meetings/{id}/summary', `/meetings/${m.id}/summary`);
+
+    const endpoint = await api('post', '/webhook-endpoints', '/webhook-endpoints', {
+      url: 'https://hooks.example.com/doc',
+      events: ['registration.created', 'meeting.ended'],
+      description: 'Doc',
+    });
+    const integration = await api('post', '/integrations', '/integrations', {
+      kind: 'teams',
+      webhook_url: 'https://example.webhook.office.com/doc',
+      events: ['registration.created'],
+    });
+    await api('post', '/webinars/{slug}/registrations', '/webinars/doc-webinar/registrations', { email: 'x@example.com', name: 'X' });
+    // One failed attempt each, so the deliveries' attempts (status, error, first 1 KB of the answer) are validated too.
+    const failing = async () => ({
+      statusCode: 500,
+      error: null,
+      permanentFailure: null,
+      responseBody: 'busy',
+      retryAfterMs: null,
+      durationMs: 3,
+    });
+    expect(await t.deliveryWorker({ send: failing }).runOnce()).toBe(2);
+    await api('get', '/webhook-endpoints', '/webhook-endpoints');
+    await api('get', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`);
+    await api('patch', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`, { description: 'Changed', enabled: true });
+    await api('post', '/webhook-endpoints/{id}/rotate-secret', `/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    const deliveries = await api('get', '/webhook-endpoints/{id}/deliveries', `/webhook-endpoints/${endpoint.id}/deliveries`);
+    expect(deliveries.data).toHaveLength(1);
+    expect(deliveries.data[0].attempts).toHaveLength(1);
+    await api('post', '/deliveries/{id}/redeliver', `/deliveries/${deliveries.data[0].id}/redeliver`);
+    await api('get', '/integrations', '/integrations');
+    await api('get', '/integrations/{id}', `/integrations/${integration.id}`);
+    await api('patch', '/integrations/{id}', `/integrations/${integration.id}`, { events: ['registration.created', 'meeting.ended'] });
+    const integrationDeliveries = await api('get', '/integrations/{id}/deliveries', `/integrations/${integration.id}/deliveries`);
+    expect(integrationDeliveries.data).toHaveLength(1);
+    const events = await api('get', '/events', '/events?limit=5');
+    expect(events.data.length).toBeGreaterThan(0);
+    await api('get', '/events', `/events?since=${events.data.at(-1).id}`);
+    for (const type of [
+      'registration.created',
+      'recording.ready',
+      'transcript.ready',
+      'summary.ready',
+      'meeting.started',
+      'meeting.ended',
+    ]) {
+      await api('get', `/triggers/${type}`, `/triggers/${type}`);
     }
+    await api('get', '/triggers/registration.created', '/triggers/registration.created?slug=doc-webinar');
+
+    await api('delete', '/meetings/{id}', `/meetings/${m.id}`);
+    await api('get', '/meetings/{id}', '/meetings/abc-defg-hij');
+    await api('post', '/meetings', '/meetings', { title: '' });
+    await api('delete', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`);
+    await api('delete', '/integrations/{id}', `/integrations/${integration.id}`);
+
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => method !== 'parameters')
+        .map((method) => `${method} ${path}`),
+    );
+    expect(documented.filter((operation) => !checked.includes(operation))).toEqual([]);
   });
 
   it('serves the interactive console and its assets from the npm package', async () => {
@@ -102,3 +166,14 @@ describe('OpenAPI document', () => {
     expect(init.body).toContain("url: '/api/v1/public/openapi.json'");
   });
 });
+
+/** Makes every object schema that lists its properties refuse others, so an undocumented or misnamed field fails validation. */
+function closedObjects<T>(schema: T): T {
+  if (Array.isArray(schema)) schema.forEach(closedObjects);
+  else if (schema && typeof schema === 'object') {
+    const object = schema as Record<string, unknown>;
+    if (object.properties && object.additionalProperties === undefined) object.additionalProperties = false;
+    Object.values(object).forEach(closedObjects);
+  }
+  return schema;
+}

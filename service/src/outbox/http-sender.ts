@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { SendResult } from './destination';
-import { isPrivateAddress } from './url-policy';
+import { isIpLiteral, isPublicAddress } from './url-policy';
 
 const RESPONSE_BODY_LIMIT = 1024;
 
@@ -12,8 +12,8 @@ export type Sender = (url: string, headers: Record<string, string>, body: string
 
 /**
  * A POST sender over node:http(s) with keep-alive: no redirects followed, at most 1 KB of the answer
- * read, a hard timeout, and (unless private targets are allowed) no connection to a private
- * address, checked on the resolved address so DNS cannot smuggle one in.
+ * read, a hard timeout, and (unless private targets are allowed) no connection to a non-public
+ * address: IP literals are checked before connecting, host names on their resolved address so DNS cannot smuggle one in.
  */
 export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boolean }): Sender {
   const lookup: LookupFunction | undefined = opts.allowPrivateTargets
@@ -22,7 +22,9 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
         dns.lookup(hostname, options, (err, address, family) => {
           if (err) return callback(err, address, family);
           const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-          if (addresses.some(isPrivateAddress)) return callback(new Error(`${hostname} resolves to a private address`), address, family);
+          if (!addresses.every(isPublicAddress)) {
+            return callback(new Error(`${hostname} resolves to a non-public address`), address, family);
+          }
           callback(null, address, family);
         });
   const agents = {
@@ -39,6 +41,16 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
         target = new URL(url);
       } catch {
         return done({ statusCode: null, error: 'invalid URL', permanentFailure: null, responseBody: null, retryAfterMs: null });
+      }
+      // Node skips the `lookup` hook for IP literals, so they are checked here, before any connection.
+      if (!opts.allowPrivateTargets && isIpLiteral(target.hostname) && !isPublicAddress(target.hostname)) {
+        return done({
+          statusCode: null,
+          error: `${target.hostname} is not a public address`,
+          permanentFailure: null,
+          responseBody: null,
+          retryAfterMs: null,
+        });
       }
       const transport = target.protocol === 'https:' ? https : http;
       const req = transport.request(target, {

@@ -37,7 +37,7 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Buf
     return key;
   }
   const file = path.join(dataDir, 'master.key');
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     fs.writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
   } catch (err) {

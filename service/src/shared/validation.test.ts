@@ -28,7 +28,7 @@ describe('objectValidator', () => {
     expect(err.extra.errors).toEqual([
       { param: 'title', message: 'is required' },
       { param: 'colour', message: 'is not a known field' },
-      { param: 'at', message: expect.stringContaining('ISO 8601 date-time') },
+      { param: 'at', message: expect.stringContaining('RFC 3339 date-time') },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../app';
+import { listen } from '../http/server';
 import type { Config } from '../config';
 import type { OrganizationRow, UserRow } from '../identity/identity.repo';
 import type { Scope } from '../keys/scopes';
@@ -49,9 +50,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
   const app = createApp({ config, services, logger });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await listen(app, 0, '127.0.0.1');
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
   return {

@@ -102,6 +102,16 @@ describe('webhook endpoints API', () => {
     expect((await api('GET', '/webhook-endpoints', undefined, t.key(['meetings:read']))).body.required_scope).toBe('webhooks:write');
   });
 
+  it('needs the scope that reads each type on PATCH events too, and changes nothing when refused', async () => {
+    const limited = t.key(['webhooks:write', 'meetings:read']);
+    const created = await api('POST', '/webhook-endpoints', { url: 'https://example.com/x', events: ['meeting.ended'] }, limited);
+    const before = JSON.stringify(t.services.db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?').get(created.body.id));
+    const res = await api('PATCH', `/webhook-endpoints/${created.body.id}`, { events: ['meeting.ended', 'transcript.ready'] }, limited);
+    expect(res.status).toBe(403);
+    expect(res.body.required_scope).toBe('transcripts:read');
+    expect(JSON.stringify(t.services.db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?').get(created.body.id))).toBe(before);
+  });
+
   it('keeps endpoints of other organizations out of reach', async () => {
     const other = t.services.identity.createOrganization(t.owner.id, 'Other');
     const { body: foreign } = await api('POST', '/webhook-endpoints', {
@@ -147,6 +157,10 @@ describe('webhook URL policy without SVC_ALLOW_INSECURE_WEBHOOKS', () => {
     'https://[::1]/hook',
     'https://169.254.169.254/latest',
     'https://api.localhost/x',
+    'https://[::ffff:127.0.0.1]:22/',
+    'https://[::ffff:7f00:1]/',
+    'https://[64:ff9b::a9fe:a9fe]/',
+    'https://[2002:7f00:1::]/',
   ])('refuses %s', async (url) => {
     const res = await t.request('POST', '/api/v1/public/webhook-endpoints', { key: t.key(), body: { url, events: ['meeting.ended'] } });
     expect(res.status).toBe(400);
@@ -159,5 +173,25 @@ describe('webhook URL policy without SVC_ALLOW_INSECURE_WEBHOOKS', () => {
       body: { url: 'https://hooks.example.com/svc', events: ['meeting.ended'] },
     });
     expect(res.status).toBe(201);
+  });
+
+  it('refuses an IPv4-mapped loopback URL on PATCH and for a Teams workflow too', async () => {
+    const key = t.key();
+    const created = await t.request('POST', '/api/v1/public/webhook-endpoints', {
+      key,
+      body: { url: 'https://hooks.example.com/svc', events: ['meeting.ended'] },
+    });
+    const patched = await t.request('PATCH', `/api/v1/public/webhook-endpoints/${created.body.id}`, {
+      key,
+      body: { url: 'https://[::ffff:127.0.0.1]:22/' },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.param).toBe('url');
+    const teams = await t.request('POST', '/api/v1/public/integrations', {
+      key,
+      body: { kind: 'teams', webhook_url: 'https://[::ffff:127.0.0.1]:22/', events: ['meeting.ended'] },
+    });
+    expect(teams.status).toBe(400);
+    expect(teams.body.param).toBe('webhook_url');
   });
 });

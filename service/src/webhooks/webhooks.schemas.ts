@@ -14,7 +14,7 @@ const events: JsonSchema = {
   items: { type: 'string', enum: [...EVENT_TYPES] },
   description: 'Event types to deliver; the key must be able to read each.',
 };
-const description: JsonSchema = { type: 'string', maxLength: 500 };
+const description: JsonSchema = { type: 'string', maxLength: 500, format: 'multi-line' };
 
 /** Body of POST /webhook-endpoints. */
 export const createEndpointSchema: JsonSchema = {

@@ -5,7 +5,16 @@ import { createRegistrationSchema, registrationSchema } from './registrations.sc
 export const webinarsOpenApi: OpenApiFragment = {
   paths: {
     '/webinars/{slug}/registrations': {
-      parameters: [{ name: 'slug', in: 'path', required: true, description: 'The webinar’s slug.', schema: { type: 'string' } }],
+      parameters: [
+        {
+          name: 'slug',
+          in: 'path',
+          required: true,
+          description:
+            'The webinar’s slug. Slugs are unique per organization: a key that can act in several organizations using the same slug gets 409; use a key restricted to one organization.',
+          schema: { type: 'string' },
+        },
+      ],
       post: op('webinars:write', {
         operationId: 'createRegistration',
         tags: ['Webinars'],

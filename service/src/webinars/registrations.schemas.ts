@@ -7,7 +7,7 @@ export const createRegistrationSchema: JsonSchema = {
   required: ['email', 'name'],
   properties: {
     email: { type: 'string', format: 'email', maxLength: 254 },
-    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', format: 'single-line' },
   },
 };
 
