@@ -5,6 +5,7 @@ import { AppError } from './shared/errors';
 import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import type { Services } from './services';
+import { PROJECT_USAGE, runProjectCli } from './project/project.cli';
 import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 
@@ -21,6 +22,7 @@ const USAGE = `Usage:
       Prints the new integration's id.
   svc integrations list [--json]
   svc integrations remove INTEGRATION_ID
+${PROJECT_USAGE}
 
 Scopes: ${SCOPES.join(', ')}, or "all".
 Event types: ${EVENT_TYPES.join(', ')}, or "all".
@@ -204,6 +206,14 @@ function optionalPositive(raw: string | undefined, flag: string): number | null 
 export function main(argv = process.argv.slice(2)): void {
   const core = bootstrap(loadConfig());
   const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
+  if (argv[0] === 'project') {
+    void runProjectCli(argv.slice(1), core.project, core.config.dataDir, io).then(async (code) => {
+      await core.project.close();
+      core.close();
+      process.exitCode = code;
+    });
+    return;
+  }
   const code = runCli(argv, core.services, io);
   core.close();
   process.exitCode = code;

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
 import { createDeliveryWorker } from './services';
+import { serveLocalSql } from './project/project.socket';
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -17,8 +18,10 @@ async function main(): Promise<void> {
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
   }
 
+  await core.project.start();
+  const localSql = await serveLocalSql(core.project, config.dataDir);
   const deliveryWorker = createDeliveryWorker(services, config, logger);
-  const app = createApp({ config, services, logger });
+  const app = createApp({ config, services, logger, project: core.project });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
@@ -34,10 +37,14 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { signal });
     server.close(() => {
-      void deliveryWorker.stop().then(() => {
-        core.close();
-        process.exit(0);
-      });
+      void deliveryWorker
+        .stop()
+        .then(() => localSql.close())
+        .then(() => core.project.close())
+        .then(() => {
+          core.close();
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

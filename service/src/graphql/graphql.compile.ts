@@ -176,7 +176,10 @@ export class Compiler {
       } else {
         const args = this.args(t.typeName, node);
         const join = (b: string) => f.join.map(([mine, theirs]) => `${b}.${ident(theirs)} = ${a}.${ident(mine)}`);
-        entries.push([key, this.connection(f.target, tableRef(f.target), args, this.subFields(nodes, `${f.target.typeName}Connection`), join)]);
+        entries.push([
+          key,
+          this.connection(f.target, tableRef(f.target), args, this.subFields(nodes, `${f.target.typeName}Connection`), join),
+        ]);
       }
     }
     return this.object(entries);
@@ -262,7 +265,14 @@ export class Compiler {
     };
     const conds = where(b);
     if (after != null) conds.push(this.afterCursor(order, after, b));
-    if (before != null) conds.push(this.afterCursor(order.map((o) => ({ ...o, dir: REVERSED[o.dir] })), before, b));
+    if (before != null)
+      conds.push(
+        this.afterCursor(
+          order.map((o) => ({ ...o, dir: REVERSED[o.dir] })),
+          before,
+          b,
+        ),
+      );
     const cols = columnFields(t)
       .map((c) => `${b}.${ident(c.column.name)}`)
       .join(', ');
@@ -270,7 +280,7 @@ export class Compiler {
     const L = this.param(String(limit), 'int');
     const inner =
       `select ${cols} from ${source} ${b}${conds.length ? ` where ${conds.join(' and ')}` : ''} order by ${orderSql}` +
-      ` limit ${this.param(String(limit + 1), 'int')} offset ${this.param(String(offset), 'int')}`;
+      ` limit ${L} + 1 offset ${this.param(String(offset), 'int')}`;
     const n = `${b}."__svc_n"`;
     const ord = backward ? `${n} desc` : n;
     const ordRev = backward ? n : `${n} desc`;
@@ -303,7 +313,8 @@ export class Compiler {
         entries.push([key, `(select count(*) from ${source} ${c}${cc.length ? ` where ${cc.join(' and ')}` : ''})::int`]);
       }
     }
-    return `(select ${this.object(entries)} from (select x.*, row_number() over () as "__svc_n" from (${inner}) x) ${b})`;
+    // group by (): one row even when only uncorrelated fields (totalCount) are selected.
+    return `(select ${this.object(entries)} from (select x.*, row_number() over () as "__svc_n" from (${inner}) x) ${b} group by ())`;
   }
 
   /** The SQL condition of a `<Table>Filter` value, or null when it filters nothing. */
@@ -347,12 +358,24 @@ export class Compiler {
         out.push(`${ref} ${sqlOp} ${arr}`);
         continue;
       }
-      const cmp: Record<string, string> = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=', like: 'like', ilike: 'ilike', regex: '~', iregex: '~*' };
+      const cmp: Record<string, string> = {
+        eq: '=',
+        neq: '<>',
+        lt: '<',
+        lte: '<=',
+        gt: '>',
+        gte: '>=',
+        like: 'like',
+        ilike: 'ilike',
+        regex: '~',
+        iregex: '~*',
+      };
       if (op === 'in') {
         const list = JSON.stringify((v as unknown[]).map((x) => this.textValue(x)));
         out.push(`${ref} = any(array(select jsonb_array_elements_text(${this.param(list, 'jsonb')}))::${t}[])`);
       } else if (op === 'startsWith') out.push(`starts_with(${ref}::text, ${this.param(this.textValue(v), 'text')})`);
-      else if (op === 'like' || op === 'ilike' || op === 'regex' || op === 'iregex') out.push(`${ref}::text ${cmp[op]} ${this.param(this.textValue(v), 'text')}`);
+      else if (op === 'like' || op === 'ilike' || op === 'regex' || op === 'iregex')
+        out.push(`${ref}::text ${cmp[op]} ${this.param(this.textValue(v), 'text')}`);
       else if (cmp[op]) out.push(`${ref} ${cmp[op]} ${this.param(this.textValue(v), t)}`);
       else throw gqlError(`Unknown filter operator "${op}"`);
     }
@@ -423,7 +446,10 @@ export class Compiler {
     const t = match && this.model.byTypeName.get(match[2]!);
     if (!match || !t) throw gqlError(`Unknown field "${name}" on type Mutation`);
     const verb = match[1]!;
-    const fields = this.subFields([node], `${t.typeName}${verb === 'insertInto' ? 'Insert' : verb === 'update' ? 'Update' : 'Delete'}Response`);
+    const fields = this.subFields(
+      [node],
+      `${t.typeName}${verb === 'insertInto' ? 'Insert' : verb === 'update' ? 'Update' : 'Delete'}Response`,
+    );
     const cols = columnFields(t).map((c) => ident(c.column.name));
     let statement: string;
     if (verb === 'insertInto') {
@@ -432,7 +458,8 @@ export class Compiler {
       const used = columnFields(t).filter((c) => objects.some((o) => o[c.name] !== undefined));
       if (used.length === 0) throw gqlError('Each record must set at least one field');
       const rows = objects.map(
-        (o) => `(${used.map((c) => (o[c.name] === undefined ? 'default' : this.valueParam(o[c.name], c.column.sqlType, c.isArray))).join(', ')})`,
+        (o) =>
+          `(${used.map((c) => (o[c.name] === undefined ? 'default' : this.valueParam(o[c.name], c.column.sqlType, c.isArray))).join(', ')})`,
       );
       statement = `insert into ${tableRef(t)} (${used.map((c) => ident(c.column.name)).join(', ')}) values ${rows.join(', ')} returning ${cols.join(', ')}`;
     } else if (verb === 'update') {
@@ -455,10 +482,17 @@ export class Compiler {
       const fname = nodes[0]!.name.value;
       if (fname === 'affectedCount') entries.push([key, '(select count(*) from affected)::int']);
       else if (fname === 'records') {
-        entries.push([key, `coalesce((select jsonb_agg(${this.nodeExpr(t, r, this.subFields(nodes, t.typeName))}) from affected ${r}), '[]'::jsonb)`]);
+        entries.push([
+          key,
+          `coalesce((select jsonb_agg(${this.nodeExpr(t, r, this.subFields(nodes, t.typeName))}) from affected ${r}), '[]'::jsonb)`,
+        ]);
       }
     }
     const sql = `with affected as (${statement}) select (select count(*) from affected)::int as n, ${this.object(entries)} as data`;
-    return { sql, atMost: verb === 'insertInto' ? null : (args.atMost as number), verb: verb === 'insertInto' ? 'insert' : verb === 'update' ? 'update' : 'delete' };
+    return {
+      sql,
+      atMost: verb === 'insertInto' ? null : (args.atMost as number),
+      verb: verb === 'insertInto' ? 'insert' : verb === 'update' ? 'update' : 'delete',
+    };
   }
 }

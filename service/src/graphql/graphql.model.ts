@@ -174,7 +174,8 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     if (!t.select.includes(role)) continue;
     const d = directiveOf(t.comment);
     const inflect = inflectIn(t.schema);
-    const pkNames = t.primaryKey.length > 0 ? t.primaryKey : Array.isArray(d.primary_key_columns) ? (d.primary_key_columns as string[]) : [];
+    const pkNames =
+      t.primaryKey.length > 0 ? t.primaryKey : Array.isArray(d.primary_key_columns) ? (d.primary_key_columns as string[]) : [];
     const visible = t.columns.filter((c) => c.select.includes(role));
     const primaryKey = pkNames.map((n) => visible.find((c) => c.name === n));
     if (primaryKey.length === 0 || primaryKey.some((c) => !c)) continue;
@@ -253,7 +254,8 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     }
     const oneToOne = local.table.uniques.some((u) => u.length === fk.columns.length && u.every((c) => fk.columns.includes(c)));
     const toManyName = fk.localName ?? (oneToOne ? lowerFirst(local.typeName) : `${lowerFirst(local.typeName)}Collection`);
-    if (NAME.test(toOneName) && !local.fields.has(toOneName)) local.fields.set(toOneName, { kind: 'toOne', name: toOneName, target: foreign, join });
+    if (NAME.test(toOneName) && !local.fields.has(toOneName))
+      local.fields.set(toOneName, { kind: 'toOne', name: toOneName, target: foreign, join });
     if (NAME.test(toManyName) && !foreign.fields.has(toManyName)) {
       foreign.fields.set(toManyName, {
         kind: oneToOne ? 'toOne' : 'toMany',
@@ -318,15 +320,7 @@ export function columnFields(t: TableModel): ColumnField[] {
   return [...t.fields.values()].filter((f): f is ColumnField => f.kind === 'column');
 }
 
-/** True when values of this kind can be compared with < and >. */
-export function isOrdered(s: ScalarKind): boolean {
-  return typeof s === 'string' && !['Boolean', 'UUID', 'JSON', 'Opaque'].includes(s);
-}
-
 /** The GraphQL name of a scalar kind. */
 export function scalarName(s: ScalarKind): string {
   return typeof s === 'string' ? s : s.enum;
 }
-
-/** The columns of a table-valued function's table matching `RTable`. */
-export type { RTable, RColumn };

@@ -21,7 +21,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { directiveOf } from '../project/project.reflection';
-import { columnFields, isOrdered, scalarName, type GraphModel, type ScalarKind, type TableModel } from './graphql.model';
+import { columnFields, scalarName, type GraphModel, type ScalarKind, type TableModel } from './graphql.model';
 
 /** The hidden key SQL results carry so the Node interface can tell a row's type. */
 export const TYPE_KEY = '__svc_type';
@@ -53,7 +53,8 @@ function stringScalar(name: string, description: string, valid: (s: string) => b
     serialize: (v) => v,
     parseValue: parse,
     parseLiteral: (ast) => {
-      if (ast.kind === Kind.STRING || (acceptNumbers && (ast.kind === Kind.INT || ast.kind === Kind.FLOAT))) return parse(literalOf(ast) as string);
+      if (ast.kind === Kind.STRING || (acceptNumbers && (ast.kind === Kind.INT || ast.kind === Kind.FLOAT)))
+        return parse(literalOf(ast) as string);
       throw new TypeError(`Invalid input for ${name} type`);
     },
   });
@@ -162,17 +163,29 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     const t = scalarType(s);
     const list = new GraphQLList(new GraphQLNonNull(t));
     let fields: GraphQLInputFieldConfigMap;
-    if (isArray) fields = { contains: { type: list }, containedBy: { type: list }, eq: { type: list }, overlaps: { type: list }, is: { type: filterIs } };
+    if (isArray)
+      fields = {
+        contains: { type: list },
+        containedBy: { type: list },
+        eq: { type: list },
+        overlaps: { type: list },
+        is: { type: filterIs },
+      };
     else if (s === 'Opaque') fields = { eq: { type: t }, is: { type: filterIs } };
     else if (s === 'Boolean') fields = { eq: { type: t }, is: { type: filterIs } };
-    else if (s === 'UUID' || typeof s !== 'string') fields = { eq: { type: t }, in: { type: list }, is: { type: filterIs }, neq: { type: t } };
+    else if (s === 'UUID' || typeof s !== 'string')
+      fields = { eq: { type: t }, in: { type: list }, is: { type: filterIs }, neq: { type: t } };
     else {
       fields = Object.fromEntries(FILTER_OPS_ORDERED.map((op) => [op, { type: op === 'in' ? list : op === 'is' ? filterIs : t }]));
       if (s === 'String') {
         for (const op of ['startsWith', 'like', 'ilike', 'regex', 'iregex']) fields[op] = { type: t };
       }
     }
-    const f = new GraphQLInputObjectType({ name, description: `Boolean expression comparing fields on type "${base}${isArray ? 'List' : ''}"`, fields });
+    const f = new GraphQLInputObjectType({
+      name,
+      description: `Boolean expression comparing fields on type "${base}${isArray ? 'List' : ''}"`,
+      fields,
+    });
     filters.set(name, f);
     return f;
   };
@@ -207,7 +220,12 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     if (o) return o;
     o = new GraphQLInputObjectType({
       name: `${t.typeName}OrderBy`,
-      fields: () => Object.fromEntries(columnFields(t).filter((c) => !c.isArray && c.scalar !== 'JSON').map((c) => [c.name, { type: direction }])),
+      fields: () =>
+        Object.fromEntries(
+          columnFields(t)
+            .filter((c) => !c.isArray && c.scalar !== 'JSON')
+            .map((c) => [c.name, { type: direction }]),
+        ),
     });
     orderBys.set(t.typeName, o);
     return o;
@@ -237,7 +255,12 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
         edges: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))) },
         pageInfo: { type: new GraphQLNonNull(pageInfo) },
         ...(t.totalCount
-          ? { totalCount: { type: new GraphQLNonNull(GraphQLInt), description: 'The total number of records matching the `filter` criteria' } }
+          ? {
+              totalCount: {
+                type: new GraphQLNonNull(GraphQLInt),
+                description: 'The total number of records matching the `filter` criteria',
+              },
+            }
           : {}),
       }),
     });
@@ -252,7 +275,9 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       description: t.description ?? undefined,
       interfaces: [node],
       fields: () => {
-        const out: GraphQLFieldConfigMap<unknown, unknown> = { nodeId: { type: new GraphQLNonNull(GraphQLID), description: 'Globally Unique Record Identifier' } };
+        const out: GraphQLFieldConfigMap<unknown, unknown> = {
+          nodeId: { type: new GraphQLNonNull(GraphQLID), description: 'Globally Unique Record Identifier' },
+        };
         for (const f of t.fields.values()) {
           if (f.kind === 'column') {
             const d = directiveOf(f.column.comment).description;
@@ -275,16 +300,27 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
   };
   const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const t of model.tables) {
-    query[t.collectionName] = { type: connectionOf(t), args: collectionArgs(t), description: `A pagable collection of type \`${t.typeName}\`` };
+    query[t.collectionName] = {
+      type: connectionOf(t),
+      args: collectionArgs(t),
+      description: `A pagable collection of type \`${t.typeName}\``,
+    };
     const mutationResponse = (verb: string) =>
       new GraphQLObjectType({
         name: `${t.typeName}${verb}Response`,
         fields: () => ({
           affectedCount: { type: new GraphQLNonNull(GraphQLInt), description: 'Count of the records impacted by the mutation' },
-          records: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectOf(t)))), description: 'Array of records impacted by the mutation' },
+          records: {
+            type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectOf(t)))),
+            description: 'Array of records impacted by the mutation',
+          },
         }),
       });
-    const atMost = { type: new GraphQLNonNull(GraphQLInt), defaultValue: 1, description: 'The maximum number of records in the collection permitted to be affected' };
+    const atMost = {
+      type: new GraphQLNonNull(GraphQLInt),
+      defaultValue: 1,
+      description: 'The maximum number of records in the collection permitted to be affected',
+    };
     const insertable = columnFields(t).filter((c) => c.insertable);
     if (t.canInsert && insertable.length > 0) {
       const input = new GraphQLInputObjectType({
@@ -319,7 +355,10 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
   }
   for (const f of model.functions) {
     const args: GraphQLFieldConfigArgumentMap = Object.fromEntries(
-      f.args.map((a) => [a.name, { type: a.optional ? valueType(a.scalar, a.isArray) : new GraphQLNonNull(valueType(a.scalar, a.isArray)) }]),
+      f.args.map((a) => [
+        a.name,
+        { type: a.optional ? valueType(a.scalar, a.isArray) : new GraphQLNonNull(valueType(a.scalar, a.isArray)) },
+      ]),
     );
     let type: GraphQLOutputType;
     if ('table' in f.returns) {

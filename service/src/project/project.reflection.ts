@@ -104,7 +104,7 @@ with s as (${SCHEMAS})
 select (select schema_version from svc_graphql.meta)::int as version, jsonb_build_object(
   'schemas', (select coalesce(jsonb_agg(jsonb_build_object('name', s.nspname, 'comment', obj_description(s.oid, 'pg_namespace'))), '[]') from s),
   'tables', (select coalesce(jsonb_agg(jsonb_build_object(
-      'oid', c.oid, 'schema', s.nspname, 'name', c.relname, 'kind', c.relkind, 'comment', obj_description(c.oid, 'pg_class'),
+      'oid', c.oid::int8, 'schema', s.nspname, 'name', c.relname, 'kind', c.relkind, 'comment', obj_description(c.oid, 'pg_class'),
       'select', ${privs('has_table_privilege', 'c.oid', 'SELECT')},
       'insert', ${privs('has_table_privilege', 'c.oid', 'INSERT')},
       'update', ${privs('has_table_privilege', 'c.oid', 'UPDATE')},
@@ -115,7 +115,7 @@ select (select schema_version from svc_graphql.meta)::int as version, jsonb_buil
           join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum)) from pg_index x where x.indrelid = c.oid and x.indisunique and x.indpred is null), '[]'),
       'columns', (select coalesce(jsonb_agg(jsonb_build_object(
           'name', a.attname, 'num', a.attnum, 'sqlType', format_type(a.atttypid, a.atttypmod),
-          'typname', coalesce(et.typname, t.typname), 'typeOid', coalesce(et.oid, t.oid), 'isArray', et.oid is not null,
+          'typname', coalesce(et.typname, t.typname), 'typeOid', coalesce(et.oid, t.oid)::int8, 'isArray', et.oid is not null,
           'notNull', a.attnotnull, 'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '',
           'comment', col_description(c.oid, a.attnum),
           'select', ${privs('has_column_privilege', 'c.oid, a.attnum', 'SELECT')},
@@ -124,25 +124,25 @@ select (select schema_version from svc_graphql.meta)::int as version, jsonb_buil
         from pg_attribute a join pg_type t on t.oid = a.atttypid left join pg_type et on et.oid = t.typelem and t.typcategory = 'A'
         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped)) order by c.relname), '[]')
     from pg_class c join s on s.oid = c.relnamespace where c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition),
-  'foreignKeys', (select coalesce(jsonb_agg(jsonb_build_object('name', k.conname, 'table', k.conrelid, 'refTable', k.confrelid,
+  'foreignKeys', (select coalesce(jsonb_agg(jsonb_build_object('name', k.conname, 'table', k.conrelid::int8, 'refTable', k.confrelid::int8,
       'comment', obj_description(k.oid, 'pg_constraint'),
       'columns', (select jsonb_agg(a.attname order by u.i) from unnest(k.conkey) with ordinality u(n, i) join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n),
       'refColumns', (select jsonb_agg(a.attname order by u.i) from unnest(k.confkey) with ordinality u(n, i) join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n))
       order by k.conname), '[]')
     from pg_constraint k join pg_class c on c.oid = k.conrelid join s on s.oid = c.relnamespace where k.contype = 'f'),
-  'enums', (select coalesce(jsonb_agg(jsonb_build_object('oid', t.oid, 'schema', s.nspname, 'name', t.typname, 'comment', obj_description(t.oid, 'pg_type'),
+  'enums', (select coalesce(jsonb_agg(jsonb_build_object('oid', t.oid::int8, 'schema', s.nspname, 'name', t.typname, 'comment', obj_description(t.oid, 'pg_type'),
       'labels', (select jsonb_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = t.oid))), '[]')
     from pg_type t join s on s.oid = t.typnamespace where t.typtype = 'e'),
-  'functions', (select coalesce(jsonb_agg(jsonb_build_object('oid', p.oid, 'schema', s.nspname, 'name', p.proname,
-      'argNames', coalesce(to_jsonb(p.proargnames), '[]'), 'argTypes', to_jsonb(p.proargtypes::oid[]),
+  'functions', (select coalesce(jsonb_agg(jsonb_build_object('oid', p.oid::int8, 'schema', s.nspname, 'name', p.proname,
+      'argNames', coalesce(to_jsonb(p.proargnames), '[]'), 'argTypes', to_jsonb(p.proargtypes::oid[]::int8[]),
       'argSqlTypes', (select coalesce(jsonb_agg(format_type(x, null) order by i), '[]') from unnest(p.proargtypes::oid[]) with ordinality u(x, i)),
-      'defaults', p.pronargdefaults, 'returnType', p.prorettype, 'returnSqlType', format_type(p.prorettype, null),
+      'defaults', p.pronargdefaults, 'returnType', p.prorettype::int8, 'returnSqlType', format_type(p.prorettype, null),
       'returnTypname', rt.typname, 'returnsSet', p.proretset, 'volatility', p.provolatile, 'comment', obj_description(p.oid, 'pg_proc'),
       'execute', ${privs('has_function_privilege', 'p.oid', 'EXECUTE')})), '[]')
     from pg_proc p join s on s.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
     where p.prokind = 'f' and p.pronargs = coalesce(array_length(p.proargmodes, 1), p.pronargs) and not exists (select from pg_depend d where d.objid = p.oid and d.deptype = 'e')),
-  'types', (select coalesce(jsonb_object_agg(t.oid::text, jsonb_build_object('typname', t.typname, 'relid', t.typrelid,
-      'isArray', t.typcategory = 'A', 'elemTypname', et.typname, 'elemOid', coalesce(et.oid, t.oid))), '{}')
+  'types', (select coalesce(jsonb_object_agg(t.oid::text, jsonb_build_object('typname', t.typname, 'relid', t.typrelid::int8,
+      'isArray', t.typcategory = 'A', 'elemTypname', et.typname, 'elemOid', coalesce(et.oid, t.oid)::int8)), '{}')
     from pg_type t left join pg_type et on et.oid = t.typelem and t.typcategory = 'A'
     where t.oid in (select unnest(p.proargtypes::oid[] || p.prorettype) from pg_proc p join s on s.oid = p.pronamespace))
 ) as catalog`;

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../app';
+import type { ProjectDatabase } from '../project/project.database';
 import type { Config } from '../config';
 import type { OrganizationRow, UserRow } from '../identity/identity.repo';
 import type { Scope } from '../keys/scopes';
@@ -34,6 +35,8 @@ export interface TestServer {
   owner: UserRow;
   org: OrganizationRow;
   dataDir: string;
+  /** The project database (started on first use; `await project.start()` to start it up front). */
+  project: ProjectDatabase;
   request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
   /** The production delivery worker on this server's services, not started (drive it with runOnce or start it). */
   deliveryWorker(opts?: { random?: () => number; send?: Sender }): DeliveryWorker;
@@ -48,7 +51,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
-  const app = createApp({ config, services, logger });
+  const app = createApp({ config, services, logger, project: core.project });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -62,6 +65,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     owner,
     org,
     dataDir,
+    project: core.project,
     async request(method, pathAndQuery, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -97,6 +101,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await core.project.close();
       core.dispose();
     },
   };
