@@ -18,8 +18,6 @@ async function main(): Promise<void> {
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
   }
 
-  await core.project.start();
-  const localSql = await serveLocalSql(core.project, config.dataDir);
   const deliveryWorker = createDeliveryWorker(services, config, logger);
   const app = createApp({ config, services, logger, project: core.project });
   const server: Server = await new Promise((resolve, reject) => {
@@ -29,6 +27,14 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
+  // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
+  const localSql = core.project.start().then(
+    () => serveLocalSql(core.project, config.dataDir),
+    (err: unknown) => {
+      logger.error('project database failed to start', { error: err instanceof Error ? err.message : String(err) });
+      return { close: async () => undefined };
+    },
+  );
   process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
@@ -39,7 +45,8 @@ async function main(): Promise<void> {
     server.close(() => {
       void deliveryWorker
         .stop()
-        .then(() => localSql.close())
+        .then(() => localSql)
+        .then((s) => s.close())
         .then(() => core.project.close())
         .then(() => {
           core.close();

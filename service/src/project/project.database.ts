@@ -27,7 +27,6 @@ export interface RequestScope {
  */
 export class ProjectDatabase {
   private opening: Promise<ProjectDriver> | undefined;
-  private driver: ProjectDriver | undefined;
   private cached: Reflection | undefined;
   private readonly secret: string;
 
@@ -53,10 +52,13 @@ export class ProjectDatabase {
         await driver.close();
         throw err;
       }
-      this.driver = driver;
       return driver;
     })();
-    return this.opening;
+    const opening = this.opening;
+    opening.catch(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
   }
 
   /** Which driver is in use. */
@@ -127,6 +129,5 @@ export class ProjectDatabase {
     if (!opening) return;
     const driver = await opening.catch(() => undefined);
     await driver?.close();
-    this.driver = undefined;
   }
 }
