@@ -98,6 +98,9 @@ export function publicMessage(err: unknown): string {
 /** Serves GraphQL over a project database: a schema per role and schema version, one SQL statement per root field. */
 export class GraphqlEngine {
   private schemas = new Map<ApiRole, { version: number; schema: GraphQLSchema; model: GraphModel }>();
+  /** Parsed documents and their validation per schema, by query text: clients repeat the same few queries. */
+  private readonly parsed = new Map<string, DocumentNode>();
+  private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, readonly GraphQLError[]>>();
   private readonly rules: ValidationRule[];
 
   constructor(
@@ -117,6 +120,17 @@ export class GraphqlEngine {
     return built;
   }
 
+  private validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
+    let bySchema = this.validated.get(schema);
+    if (!bySchema) this.validated.set(schema, (bySchema = new Map()));
+    let errors = bySchema.get(document);
+    if (!errors) {
+      errors = validate(schema, document, this.rules);
+      remember(bySchema, document, errors);
+    }
+    return errors;
+  }
+
   /** Runs one request as the claims' role in one transaction (rolled back on any error). */
   async run(request: GraphqlRequest, claims: JwtClaims): Promise<GraphqlResponse> {
     if (typeof request.query !== 'string' || request.query.length === 0) return fail('No query provided');
@@ -124,25 +138,29 @@ export class GraphqlEngine {
     if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
       return fail('Variables must be a JSON object');
     }
-    let document: DocumentNode;
-    try {
-      document = parse(request.query, { maxTokens: 50_000 });
-    } catch (err) {
-      return fail((err as Error).message);
+    let document = this.parsed.get(request.query);
+    if (!document) {
+      try {
+        document = parse(request.query, { maxTokens: 50_000 });
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+      remember(this.parsed, request.query, document);
     }
+    const doc = document;
     try {
       return await this.project.asRole(claims, async ({ client, reflection }) => {
         const { schema, model } = this.schemaFor(reflection, claims.role);
-        const errors = validate(schema, document, this.rules);
+        const errors = this.validate(schema, doc);
         if (errors.length > 0) return { data: null, errors: errors.map((e) => ({ message: e.message })) };
-        const operation = pickOperation(document, request.operationName);
+        const operation = pickOperation(doc, request.operationName);
         if (typeof operation === 'string') return fail(operation);
         if (operation.operation === 'subscription') return fail('Subscriptions are not supported');
         if (!model.introspection && usesIntrospection(operation)) return fail('Unknown field "__schema" on type Query');
         const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
         if (coerced.errors) return { data: null, errors: coerced.errors.map((e) => ({ message: e.message })) };
         const fragments: Record<string, FragmentDefinitionNode> = {};
-        for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+        for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
         const compiler = new Compiler(schema, model, coerced.coerced, fragments);
         const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
         const root: Record<string, unknown> = {};
@@ -165,7 +183,7 @@ export class GraphqlEngine {
         }
         const result = await execute({
           schema,
-          document,
+          document: doc,
           operationName: request.operationName ?? undefined,
           variableValues: request.variables ?? {},
           rootValue: root,
@@ -182,6 +200,13 @@ export class GraphqlEngine {
       return fail(message);
     }
   }
+}
+
+const CACHE_SIZE = 500;
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as K);
+  cache.set(key, value);
 }
 
 function fail(message: string): GraphqlResponse {
