@@ -11,7 +11,15 @@ import {
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { AppError } from '../shared/errors';
-import { columnFields, type ColumnField, type FunctionModel, type GraphModel, type ScalarKind, type TableModel } from './graphql.model';
+import {
+  columnFields,
+  lowerFirst,
+  type ColumnField,
+  type FunctionModel,
+  type GraphModel,
+  type ScalarKind,
+  type TableModel,
+} from './graphql.model';
 import { TYPE_KEY } from './graphql.schema';
 
 /** A request error shown to the client as a GraphQL error message. */
@@ -414,6 +422,15 @@ export class Compiler {
       const { t } = decoded;
       const a = this.alias();
       return `(select ${this.nodeExpr(t, a, this.subFields([node], t.typeName), true)} from ${tableRef(t)} ${a} where ${this.nodeIdCondition(t, args.nodeId as string, a)})`;
+    }
+    const byPk = this.model.tables.find((x) => `${lowerFirst(x.typeName)}ByPk` === name);
+    if (byPk) {
+      const a = this.alias();
+      const pk = byPk.primaryKey.map((c) => {
+        const f = columnFields(byPk).find((x) => x.column.name === c.name)!;
+        return `${a}.${ident(c.name)} = ${this.param(this.textValue(args[f.name]), c.sqlType)}`;
+      });
+      return `(select ${this.nodeExpr(byPk, a, this.subFields([node], byPk.typeName))} from ${tableRef(byPk)} ${a} where ${pk.join(' and ')})`;
     }
     const t = this.model.tables.find((x) => x.collectionName === name);
     if (t) return this.connection(t, tableRef(t), args, this.subFields([node], `${t.typeName}Connection`), () => []);

@@ -334,6 +334,17 @@ describe.each(PROJECT_DRIVERS)('pg_graphql conformance on %s', (kind) => {
     });
   });
 
+  it('fetches a record by primary key with <table>ByPk, composite keys included', async () => {
+    await p.sql(`comment on schema public is e'@graphql({"inflect_names": true})';
+      create table item(item_id int, product_id int, quantity int, price numeric(10,2), primary key(item_id, product_id));
+      insert into item values (1, 2, 1, 24.99);`);
+    expect(await p.gql(`{ itemByPk(itemId: 1, productId: 2) { itemId productId quantity price } }`)).toEqual({
+      data: { itemByPk: { itemId: 1, productId: 2, quantity: 1, price: '24.99' } },
+    });
+    expect(await p.gql(`{ itemByPk(itemId: 9, productId: 2) { itemId } }`)).toEqual({ data: { itemByPk: null } });
+    expect((await p.gql(`{ itemByPk(itemId: 1) { itemId } }`)).errors?.[0]?.message).toMatch(/productId/);
+  });
+
   it('one-to-one with inflected names', async () => {
     await p.sql(`comment on schema public is e'@graphql({"inflect_names": true})';
       create table email_address(id serial primary key, address text unique not null);
@@ -460,7 +471,7 @@ describe.each(PROJECT_DRIVERS)('pg_graphql conformance on %s', (kind) => {
     expect(r).toEqual({
       data: {
         __schema: {
-          queryType: { fields: [{ name: 'node' }, { name: 'tCollection' }] },
+          queryType: { fields: [{ name: 'node' }, { name: 'tCollection' }, { name: 'tByPk' }] },
           mutationType: { fields: [{ name: 'insertIntotCollection' }, { name: 'updatetCollection' }, { name: 'deleteFromtCollection' }] },
         },
       },

@@ -21,7 +21,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { directiveOf } from '../project/project.reflection';
-import { columnFields, scalarName, type GraphModel, type ScalarKind, type TableModel } from './graphql.model';
+import { columnFields, lowerFirst, scalarName, type GraphModel, type ScalarKind, type TableModel } from './graphql.model';
 
 /** The hidden key SQL results carry so the Node interface can tell a row's type. */
 export const TYPE_KEY = '__svc_type';
@@ -304,6 +304,12 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       type: connectionOf(t),
       args: collectionArgs(t),
       description: `A pagable collection of type \`${t.typeName}\``,
+    };
+    const pkFields = t.primaryKey.map((c) => columnFields(t).find((f) => f.column.name === c.name)!);
+    query[`${lowerFirst(t.typeName)}ByPk`] = {
+      type: objectOf(t),
+      description: `Retrieve a record of type \`${t.typeName}\` by its primary key`,
+      args: Object.fromEntries(pkFields.map((f) => [f.name, { type: new GraphQLNonNull(valueType(f.scalar, f.isArray)) }])),
     };
     const mutationResponse = (verb: string) =>
       new GraphQLObjectType({
