@@ -483,6 +483,18 @@ describe.each(PROJECT_DRIVERS)('pg_graphql conformance on %s', (kind) => {
     });
   });
 
+  // PGlite (single-threaded WebAssembly) does not enforce statement_timeout; the server does.
+  (kind === 'postgres' ? it : it.skip)(
+    'cancels a request whose statement runs past the statement timeout',
+    async () => {
+      await p.sql(`create function slow() returns int stable language sql as $$ select 1 from pg_sleep(30) $$`);
+      const started = Date.now();
+      expect(await p.gql(`{ slow }`)).toEqual({ data: null, errors: [{ message: 'canceling statement due to statement timeout' }] });
+      expect(Date.now() - started).toBeLessThan(20_000);
+    },
+    40_000,
+  );
+
   it('sees a table created by SQL on the very next request, and a dropped one disappears', async () => {
     expect((await p.gql(`{ fresh_tableCollection { edges { node { id } } } }`)).errors?.[0]?.message).toMatch(/Cannot query field/);
     await p.sql(`create table fresh_table(id int primary key); insert into fresh_table values (7)`);
