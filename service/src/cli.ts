@@ -20,6 +20,8 @@ const USAGE = `Usage:
   svc integrations add-slack --token xoxb-... --channel C0123ABC --events TYPE[,TYPE...] [--org ORG_ID]
   svc integrations add-teams --url https://... --events TYPE[,TYPE...] [--org ORG_ID]
       Prints the new integration's id.
+  svc integrations add-project --events TYPE[,TYPE...] [--org ORG_ID]
+      Events go to table public.svc_events of the project database (RLS on; service_role reads it).
   svc integrations list [--json]
   svc integrations remove INTEGRATION_ID
 ${PROJECT_USAGE}
@@ -113,6 +115,13 @@ export function runCli(argv: string[], services: Services, io: CliIo): number {
         const orgs = services.identity.listOrganizations();
         if (values.json) io.out(`${JSON.stringify(orgs, null, 2)}\n`);
         else for (const o of orgs) io.out(`${o.id}  ${o.name}\n`);
+        return 0;
+      }
+      case 'integrations add-project': {
+        const org = values.org ?? services.identity.listOrganizations()[0]!.id;
+        if (!services.identity.listOrganizations().some((o) => o.id === org))
+          throw new UsageError(`no organization ${org}; see svc orgs list`);
+        io.out(`${services.integrations.create(org, { kind: 'project', events: parseEvents(values.events) }).id}\n`);
         return 0;
       }
       case 'integrations add-slack':

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
   }
 
-  const deliveryWorker = createDeliveryWorker(services, config, logger);
+  const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
   const app = createApp({ config, services, logger, project: core.project });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));

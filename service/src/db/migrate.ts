@@ -18,10 +18,22 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
     const version = Number(file.slice(0, 4));
     if (applied.has(version)) continue;
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
-    })();
+    // A migration that rebuilds a referenced table (SQLite's 12-step ALTER) asks for foreign keys off; it cannot change inside a transaction.
+    const keysOff = sql.startsWith('-- svc:foreign_keys=off');
+    if (keysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(sql);
+        if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`${file} leaves broken foreign keys`);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          version,
+          file,
+          new Date().toISOString(),
+        );
+      })();
+    } finally {
+      if (keysOff) db.pragma('foreign_keys = ON');
+    }
     newlyApplied.push(file);
   }
   return newlyApplied;

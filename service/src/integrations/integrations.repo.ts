@@ -1,11 +1,14 @@
 import type { Db } from '../db/connection';
 import type { EventType } from '../events/event-types';
 
+/** Where an integration sends events: a Slack channel, a Teams webhook, or the project database's `svc_events` table. */
+export type IntegrationKind = 'slack' | 'teams' | 'project';
+
 /** A chat integration as stored; its bot token or webhook URL is sealed by the SecretBox. */
 export interface IntegrationRow {
   id: string;
   organization_id: string;
-  kind: 'slack' | 'teams';
+  kind: IntegrationKind;
   events: EventType[];
   channel: string | null;
   secret_encrypted: string;
@@ -54,7 +57,7 @@ export class IntegrationsRepo {
       `SELECT * FROM integrations WHERE ${inOrgs} AND id < ? ORDER BY id DESC LIMIT ?`,
     );
     this.listAllStmt = db.prepare<[], Stored>('SELECT * FROM integrations ORDER BY id');
-    this.subscribedStmt = db.prepare<[string, string], { id: string; kind: 'slack' | 'teams' }>(`SELECT id, kind
+    this.subscribedStmt = db.prepare<[string, string], { id: string; kind: IntegrationKind }>(`SELECT id, kind
       FROM integrations WHERE organization_id = ? AND enabled = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = ?)`);
   }
 
@@ -98,7 +101,7 @@ export class IntegrationsRepo {
   }
 
   /** The enabled integrations of an organization that subscribe to `type`. */
-  subscribedTo(organizationId: string, type: EventType): { id: string; kind: 'slack' | 'teams' }[] {
+  subscribedTo(organizationId: string, type: EventType): { id: string; kind: IntegrationKind }[] {
     return this.subscribedStmt.all(organizationId, type);
   }
 }

@@ -5,7 +5,7 @@ import type { EventType } from '../events/event-types';
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 
 /** What a delivery goes to: a webhook endpoint or a chat integration. */
-export type DestinationKind = 'webhook' | 'slack' | 'teams';
+export type DestinationKind = 'webhook' | 'slack' | 'teams' | 'project';
 
 /** One event on its way to one destination, as stored. */
 export interface DeliveryRow {

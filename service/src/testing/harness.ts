@@ -85,7 +85,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       return { status: res.status, headers: res.headers, body: parsed };
     },
     deliveryWorker(opts = {}) {
-      return createDeliveryWorker(services, config, logger, opts);
+      return createDeliveryWorker(services, config, logger, { project: core.project, ...opts });
     },
     key(scopes = SCOPES, opts = {}) {
       return services.keys.create({
