@@ -22,10 +22,12 @@ export function postgresBinDir(): string {
   const found = () => BIN_DIRS.find((d) => fs.existsSync(path.join(d, 'initdb')));
   let dir = found();
   if (!dir && process.getuid?.() === 0) {
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], {
+    // flock: jest runs test files in parallel, and dpkg allows one install at a time.
+    const install = `for d in ${BIN_DIRS.join(' ')}; do [ -x "$d/initdb" ] && exit 0; done; apt-get update && apt-get install -y --no-install-recommends postgresql`;
+    execFileSync('flock', [path.join(os.tmpdir(), 'svc-postgresql-install.lock'), 'sh', '-c', install], {
       stdio: 'ignore',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      timeout: 600_000,
+      timeout: 900_000,
     });
     dir = found();
   }
