@@ -18,7 +18,9 @@ parentPort.on('message', async ({ id, op, sql, params }) => {
   try {
     await ready;
     let result;
-    if (op === 'query') result = plain(await db.query(sql, params));
+    if (op === 'begin-query') await db.exec('begin');
+    if (op === 'query' || op === 'begin-query') result = plain(await db.query(sql, params));
+    else if (op === 'commit' || op === 'rollback') result = (await db.exec(op)).map(plain);
     else if (op === 'exec') result = (await db.exec(sql)).map(plain);
     else if (op === 'close') { await db.close(); result = null; }
     parentPort.postMessage({ id, result });
@@ -105,18 +107,25 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
     fs.rmSync(lock, { force: true });
     throw err;
   }
-  const client: SqlClient = { query: (sql, params) => call<SqlResult>('query', sql, params ?? []) };
   return {
     kind: 'pglite',
     transaction<T>(fn: (c: SqlClient) => Promise<T>): Promise<T> {
       return serialized(async () => {
-        await call('query', 'begin');
+        // `begin` travels with the first statement: one message to the worker fewer per transaction.
+        let begun = false;
+        const client: SqlClient = {
+          query: (sql, params) => {
+            const op = begun ? 'query' : 'begin-query';
+            begun = true;
+            return call<SqlResult>(op, sql, params ?? []);
+          },
+        };
         try {
           const value = await fn(client);
-          await call('query', 'commit');
+          if (begun) await call('commit');
           return value;
         } catch (err) {
-          await call('query', 'rollback').catch(() => undefined);
+          if (begun) await call('rollback').catch(() => undefined);
           throw err;
         }
       });
