@@ -182,7 +182,6 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     const typeName = typeof d.name === 'string' ? d.name : inflect ? pascal(t.name) : t.name;
     if (!NAME.test(typeName)) continue;
     const fields = new Map<string, TableField>();
-    const isView = t.kind === 'v' || t.kind === 'm';
     for (const c of visible) {
       const cd = directiveOf(c.comment);
       const name = typeof cd.name === 'string' ? cd.name : inflect ? camel(c.name) : c.name;
@@ -208,7 +207,7 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
       maxRows: num(d.max_rows) ?? schemaMax ?? DEFAULT_MAX_ROWS,
       totalCount,
       description: typeof d.description === 'string' ? d.description : null,
-      canInsert: t.insert.includes(role) && !isView ? true : t.insert.includes(role) && t.kind === 'v',
+      canInsert: t.insert.includes(role) && t.kind !== 'm',
       canUpdate: t.update.includes(role) && t.kind !== 'm',
       canDelete: t.delete.includes(role) && t.kind !== 'm',
     };

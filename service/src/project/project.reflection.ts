@@ -154,9 +154,6 @@ export async function reflect(client: SqlClient): Promise<Reflection> {
   return { version: Number(row.version), ...row.catalog };
 }
 
-/** The schema version alone (cheap; read at the start of every request). */
-export const SCHEMA_VERSION_SQL = `select schema_version::int as version from svc_graphql.meta`;
-
 /** Parses a `@graphql({...})` comment directive; {} when there is none or it is not valid JSON. */
 export function directiveOf(comment: string | null | undefined): Record<string, unknown> {
   if (!comment) return {};
