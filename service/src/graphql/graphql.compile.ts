@@ -315,6 +315,28 @@ export class Compiler {
           else if (pname === 'endCursor') info.push([pk, `(array_agg(${cursor()} order by ${ordRev}) filter (where ${n} <= ${L}))[1]`]);
         }
         entries.push([key, this.object(info)]);
+      } else if (name === 'aggregate') {
+        const c = this.alias();
+        const cc = where(c);
+        const parts: [string, string][] = [];
+        for (const [ak, an] of this.subFields(nodes, `${t.typeName}Aggregate`)) {
+          const fn = an[0]!.name.value;
+          if (fn === 'count') {
+            parts.push([ak, 'count(*)::int']);
+            continue;
+          }
+          if (!['sum', 'avg', 'min', 'max'].includes(fn)) continue;
+          const kind = fn[0]!.toUpperCase() + fn.slice(1);
+          const cols: [string, string][] = [];
+          for (const [ck, cn] of this.subFields(an, `${t.typeName}${kind}AggregateResult`)) {
+            const f = t.fields.get(cn[0]!.name.value);
+            if (!f || f.kind !== 'column') continue;
+            const ref = `${c}.${ident(f.column.name)}`;
+            cols.push([ck, fn === 'sum' || fn === 'avg' ? `(${fn}(${ref}))::text` : this.valueExpr(`${fn}(${ref})`, f.scalar, false)]);
+          }
+          parts.push([ak, this.object(cols)]);
+        }
+        entries.push([key, `(select ${this.object(parts)} from ${source} ${c}${cc.length ? ` where ${cc.join(' and ')}` : ''})`]);
       } else if (name === 'totalCount') {
         const c = this.alias();
         const cc = where(c);

@@ -175,6 +175,28 @@ describe.each(PROJECT_DRIVERS)('pg_graphql conformance on %s', (kind) => {
       expect(await p.gql(q)).toEqual({ data: { blogCollection: { totalCount: 3 } } });
     });
 
+    it('offers aggregate (count, sum, avg, min, max over the filter) only when enabled by a comment directive', async () => {
+      await p.sql(`alter table "Blog" add column rating int; alter table "Blog" add column visits bigint;
+        update "Blog" set rating = id + 2, visits = id * 100;`);
+      expect((await p.gql(`{ blogCollection { aggregate { count } } }`)).errors?.[0]?.message).toMatch(/Cannot query field "aggregate"/);
+      await p.sql(`comment on table "Blog" is e'@graphql({"aggregate": {"enabled": true}})'`);
+      const r = await p.gql(`{ blogCollection(first: 1, filter: {rating: {gt: 3}}) {
+        aggregate { count sum { rating visits } avg { rating } min { createdAt name } max { rating } } } }`);
+      expect(r).toEqual({
+        data: {
+          blogCollection: {
+            aggregate: {
+              count: 3,
+              sum: { rating: '15', visits: '900' },
+              avg: { rating: '5.0000000000000000' },
+              min: { createdAt: '2023-07-24T04:01:09.882781', name: 'A: Blog 2' },
+              max: { rating: 6 },
+            },
+          },
+        },
+      });
+    });
+
     it('keeps keyset pagination exact under ties, forward and backward', async () => {
       await p.sql(
         `insert into "Blog"(name, description) select 'dup', case when i % 3 = 0 then null else 'd' || (i % 2) end from generate_series(1, 23) i`,

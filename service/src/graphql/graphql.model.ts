@@ -58,6 +58,7 @@ export interface TableModel {
   primaryKey: RColumn[];
   maxRows: number;
   totalCount: boolean;
+  aggregate: boolean;
   description: string | null;
   canInsert: boolean;
   canUpdate: boolean;
@@ -206,6 +207,7 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
       primaryKey: primaryKey as RColumn[],
       maxRows: num(d.max_rows) ?? schemaMax ?? DEFAULT_MAX_ROWS,
       totalCount,
+      aggregate: (d.aggregate as { enabled?: unknown } | undefined)?.enabled === true,
       description: typeof d.description === 'string' ? d.description : null,
       canInsert: t.insert.includes(role) && t.kind !== 'm',
       canUpdate: t.update.includes(role) && t.kind !== 'm',

@@ -254,6 +254,9 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       fields: () => ({
         edges: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))) },
         pageInfo: { type: new GraphQLNonNull(pageInfo) },
+        ...(t.aggregate
+          ? { aggregate: { type: aggregateOf(t), description: `Aggregate functions calculated on the collection of \`${t.typeName}\`` } }
+          : {}),
         ...(t.totalCount
           ? {
               totalCount: {
@@ -266,6 +269,34 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     });
     connections.set(t.typeName, c);
     return c;
+  };
+  const aggregateOf = (t: TableModel): GraphQLObjectType => {
+    const cols = columnFields(t).filter((c) => !c.isArray);
+    const numeric = cols.filter((c) => ['Int', 'BigInt', 'Float', 'BigFloat'].includes(scalarName(c.scalar)));
+    const comparable = cols.filter((c) =>
+      ['Int', 'BigInt', 'Float', 'BigFloat', 'String', 'Date', 'Time', 'Datetime'].includes(scalarName(c.scalar)),
+    );
+    const result = (kind: string, fields: typeof cols, type: (c: (typeof cols)[number]) => GraphQLOutputType) =>
+      fields.length === 0
+        ? {}
+        : {
+            [kind.toLowerCase()]: {
+              type: new GraphQLObjectType({
+                name: `${t.typeName}${kind}AggregateResult`,
+                fields: Object.fromEntries(fields.map((c) => [c.name, { type: type(c) }])),
+              }),
+            },
+          };
+    return new GraphQLObjectType({
+      name: `${t.typeName}Aggregate`,
+      fields: {
+        count: { type: new GraphQLNonNull(GraphQLInt), description: 'The number of records matching the query' },
+        ...result('Sum', numeric, (c) => (c.scalar === 'Int' || c.scalar === 'BigInt' ? scalars.BigInt! : scalars.BigFloat!)),
+        ...result('Avg', numeric, () => scalars.BigFloat!),
+        ...result('Min', comparable, (c) => scalarType(c.scalar)),
+        ...result('Max', comparable, (c) => scalarType(c.scalar)),
+      },
+    });
   };
   const objectOf = (t: TableModel): GraphQLObjectType => {
     let o = objects.get(t.typeName);
