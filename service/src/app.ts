@@ -12,6 +12,8 @@ import { identityRoutes } from './identity/identity.routes';
 import { integrationsRoutes } from './integrations/integrations.routes';
 import { meetingsRoutes } from './meetings/meetings.routes';
 import { docsRouter } from './openapi/docs.routes';
+import { projectGraphqlRouter } from './graphql/graphql.routes';
+import type { ProjectDatabase } from './project/project.database';
 import { participantsRoutes } from './participants/participants.routes';
 import { recordingsRoutes } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
@@ -27,6 +29,8 @@ export interface AppDeps {
   config: Config;
   services: Services;
   logger: Logger;
+  /** The project database; when given, its GraphQL endpoint is served at /project/graphql/v1. */
+  project?: ProjectDatabase;
 }
 
 /** The public API's routes, in one table that the OpenAPI test compares with the document. */
@@ -69,6 +73,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(jsonBody);
   mountRoutes(api, publicRoutes(deps));
   app.use('/api/v1/public', api);
+  if (deps.project) app.use('/project/graphql/v1', projectGraphqlRouter(deps.project, logger));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import { openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
+import { ProjectDatabase } from './project/project.database';
 import { createServices, type Services } from './services';
 import { systemClock, type Clock } from './shared/clock';
 import { createLogger, type Logger } from './shared/logger';
@@ -13,6 +14,8 @@ export interface Core {
   services: Services;
   /** Migrations this start applied (empty when the database was current). */
   migrationsApplied: string[];
+  /** The project database (opened on first use or by `start()`; close it with `close()`). */
+  project: ProjectDatabase;
   /** Closes the database. */
   close(): void;
 }
@@ -23,5 +26,6 @@ export function bootstrap(config: Config, opts: { clock?: Clock; logger?: Logger
   const db = openDatabase(config.databasePath);
   const migrationsApplied = migrate(db);
   const services = createServices(db, config, opts.clock ?? systemClock, loadMasterKey(config.dataDir, config.masterKey));
-  return { config, logger, services, migrationsApplied, close: () => db.close() };
+  const project = new ProjectDatabase({ dataDir: config.dataDir, baseUrl: config.baseUrl, ...config.project });
+  return { config, logger, services, migrationsApplied, project, close: () => db.close() };
 }

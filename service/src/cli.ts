@@ -5,6 +5,7 @@ import { AppError } from './shared/errors';
 import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import type { Services } from './services';
+import { PROJECT_USAGE, runProjectCli } from './project/project.cli';
 import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 
@@ -19,8 +20,11 @@ const USAGE = `Usage:
   svc integrations add-slack --token xoxb-... --channel C0123ABC --events TYPE[,TYPE...] [--org ORG_ID]
   svc integrations add-teams --url https://... --events TYPE[,TYPE...] [--org ORG_ID]
       Prints the new integration's id.
+  svc integrations add-project --events TYPE[,TYPE...] [--org ORG_ID]
+      Events go to table public.svc_events of the project database (RLS on; service_role reads it).
   svc integrations list [--json]
   svc integrations remove INTEGRATION_ID
+${PROJECT_USAGE}
 
 Scopes: ${SCOPES.join(', ')}, or "all".
 Event types: ${EVENT_TYPES.join(', ')}, or "all".
@@ -111,6 +115,13 @@ export function runCli(argv: string[], services: Services, io: CliIo): number {
         const orgs = services.identity.listOrganizations();
         if (values.json) io.out(`${JSON.stringify(orgs, null, 2)}\n`);
         else for (const o of orgs) io.out(`${o.id}  ${o.name}\n`);
+        return 0;
+      }
+      case 'integrations add-project': {
+        const org = values.org ?? services.identity.listOrganizations()[0]!.id;
+        if (!services.identity.listOrganizations().some((o) => o.id === org))
+          throw new UsageError(`no organization ${org}; see svc orgs list`);
+        io.out(`${services.integrations.create(org, { kind: 'project', events: parseEvents(values.events) }).id}\n`);
         return 0;
       }
       case 'integrations add-slack':
@@ -210,6 +221,14 @@ function optionalPositive(raw: string | undefined, flag: string): number | null 
 export function main(argv = process.argv.slice(2)): void {
   const core = bootstrap(loadConfig());
   const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
+  if (argv[0] === 'project') {
+    void runProjectCli(argv.slice(1), core.project, core.config.dataDir, io).then(async (code) => {
+      await core.project.close();
+      core.close();
+      process.exitCode = code;
+    });
+    return;
+  }
   const code = runCli(argv, core.services, io);
   core.close();
   process.exitCode = code;

@@ -16,6 +16,15 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Base URL of Slack's Web API (a proxy or, in tests, a local fake). */
   slackApiUrl: string;
+  project: ProjectConfig;
+}
+
+/** The project database: embedded in `{dataDir}/project` unless `databaseUrl` names a PostgreSQL server. */
+export interface ProjectConfig {
+  databaseUrl: string | undefined;
+  /** Signs the anon, service_role and user JWTs; absent: a secret generated at first start in the data directory. */
+  jwtSecret: string | undefined;
+  statementTimeoutMs: number;
 }
 
 /** How webhook deliveries are sent. */
@@ -69,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: env.SVC_MASTER_KEY || undefined,
     webhooks: webhookSettings(env),
     slackApiUrl: env.SVC_SLACK_API_URL || 'https://slack.com/api/',
+    project: {
+      databaseUrl: projectDatabaseUrl(env.SVC_PROJECT_DATABASE_URL),
+      jwtSecret: projectJwtSecret(env.SVC_PROJECT_JWT_SECRET),
+      statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
+    },
   };
 }
 
@@ -102,4 +116,16 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function projectDatabaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError('SVC_PROJECT_DATABASE_URL must be a postgres:// URL');
+  return raw;
+}
+
+function projectJwtSecret(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (raw.length < 32) throw new ConfigError('SVC_PROJECT_JWT_SECRET must be at least 32 characters');
+  return raw;
 }

@@ -9,6 +9,7 @@ import { listen } from './http/server';
 const STOP_LIMIT_MS = 10_000;
 // Leaves time to close the database and exit inside STOP_LIMIT_MS.
 const STOP_WAIT_MS = STOP_LIMIT_MS - 1_000;
+import { serveLocalSql } from './project/project.socket';
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -22,15 +23,23 @@ async function main(): Promise<void> {
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
   }
 
-  const deliveryWorker = createDeliveryWorker(services, config, logger);
+  const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
   // The media pipeline registers its handlers (transcribe, summarize) here.
   const jobWorker = createJobWorker(services, [], logger);
-  const app = createApp({ config, services, logger });
+  const app = createApp({ config, services, logger, project: core.project });
   const server = await listen(app, config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
   jobWorker.start();
+  // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
+  const localSql = core.project.start().then(
+    () => serveLocalSql(core.project, config.dataDir),
+    (err: unknown) => {
+      logger.error('project database failed to start', { error: err instanceof Error ? err.message : String(err) });
+      return { close: async () => undefined };
+    },
+  );
   process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
@@ -39,10 +48,17 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { signal });
     const started = Date.now();
-    // The worker stops claiming at once (not after the last HTTP connection closed), so a backlog
-    // cannot keep it busy; attempts still in flight at the deadline are left leased and are repeated
+    // The workers stop claiming at once (not after the last HTTP connection closed), so a backlog
+    // cannot keep them busy; attempts still in flight at the deadline are left leased and are repeated
     // at the next start, as after a crash.
-    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop(), jobWorker.stop()]);
+    const closed = Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      deliveryWorker.stop(),
+      jobWorker.stop(),
+    ]).then(async () => {
+      await (await localSql).close();
+      await core.project.close();
+    });
     server.closeIdleConnections();
     let deadline: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timed out'>((resolve) => (deadline = setTimeout(() => resolve('timed out'), STOP_WAIT_MS)));

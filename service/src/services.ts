@@ -29,6 +29,8 @@ import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';
 import { TranscriptsService } from './transcripts/transcripts.service';
 import { ChatTarget } from './integrations/chat.target';
+import type { ProjectDatabase } from './project/project.database';
+import { ProjectTarget } from './project/project.target';
 import { IntegrationsRepo } from './integrations/integrations.repo';
 import { IntegrationsService } from './integrations/integrations.service';
 import { DeliveriesRepo } from './outbox/deliveries.repo';
@@ -156,7 +158,7 @@ export function createDeliveryWorker(
   services: Services,
   config: Pick<Config, 'webhooks' | 'allowInsecureWebhooks' | 'baseUrl' | 'slackApiUrl'>,
   logger: Logger,
-  opts: { send?: Sender; random?: () => number } = {},
+  opts: { send?: Sender; random?: () => number; project?: ProjectDatabase } = {},
 ): DeliveryWorker {
   const send = opts.send ?? httpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.allowInsecureWebhooks });
   const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
@@ -168,7 +170,12 @@ export function createDeliveryWorker(
   });
   const worker = new DeliveryWorker({
     deliveries: services.deliveries,
-    targets: { webhook: new WebhookTarget(services.webhookEndpoints, services.secrets, send), slack: chat, teams: chat },
+    targets: {
+      webhook: new WebhookTarget(services.webhookEndpoints, services.secrets, send),
+      slack: chat,
+      teams: chat,
+      project: new ProjectTarget(services.integrationsRepo, opts.project),
+    },
     transaction: services.transaction,
     ids: services.ids,
     clock: services.clock,

@@ -2,11 +2,14 @@ import type { Db } from '../db/connection';
 import type { EventType } from '../events/event-types';
 import { DestinationsRepo, type StoredDestination } from '../outbox/destinations.repo';
 
+/** Where an integration sends events: a Slack channel, a Teams webhook, or the project database's `svc_events` table. */
+export type IntegrationKind = 'slack' | 'teams' | 'project';
+
 /** A chat integration as stored; its bot token or webhook URL is sealed by the SecretBox. */
 export interface IntegrationRow {
   id: string;
   organization_id: string;
-  kind: 'slack' | 'teams';
+  kind: IntegrationKind;
   events: EventType[];
   channel: string | null;
   secret_encrypted: string;

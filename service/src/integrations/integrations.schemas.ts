@@ -30,7 +30,7 @@ export const createIntegrationSchema: JsonSchema = {
   additionalProperties: false,
   required: ['kind', 'events'],
   properties: {
-    kind: { type: 'string', enum: ['slack', 'teams'] },
+    kind: { type: 'string', enum: ['slack', 'teams', 'project'] },
     events,
     bot_token: { ...botToken, description: 'Slack only. ' + String(botToken.description) },
     channel: { ...channel, description: 'Slack only. ' + String(channel.description) },
@@ -41,7 +41,7 @@ export const createIntegrationSchema: JsonSchema = {
 
 /** Body of POST /integrations after validation. */
 export interface CreateIntegrationInput {
-  kind: 'slack' | 'teams';
+  kind: 'slack' | 'teams' | 'project';
   events: EventType[];
   bot_token?: string;
   channel?: string;
@@ -96,7 +96,7 @@ export const integrationSchema: JsonSchema = {
   properties: {
     id: { type: 'string', examples: ['int_01jd8x3k2m0000000000000000'] },
     organization_id: { type: 'string' },
-    kind: { type: 'string', enum: ['slack', 'teams'] },
+    kind: { type: 'string', enum: ['slack', 'teams', 'project'] },
     events: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
     channel: { type: ['string', 'null'] },
     secret_hint: { type: 'string', description: 'Enough of the token (xoxb-…last 4) or URL (its host) to recognise it.' },

@@ -10,14 +10,14 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SecretBox } from '../shared/secret-box';
 import type { Transaction } from '../shared/transaction';
-import type { IntegrationRow, IntegrationsRepo } from './integrations.repo';
+import type { IntegrationKind, IntegrationRow, IntegrationsRepo } from './integrations.repo';
 import type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.schemas';
 
 /** The integration resource: never the token or URL, only a hint of it. */
 export interface Integration {
   id: string;
   organization_id: string;
-  kind: 'slack' | 'teams';
+  kind: IntegrationKind;
   events: EventType[];
   channel: string | null;
   secret_hint: string;
@@ -82,9 +82,9 @@ export class IntegrationsService implements EventSubscriber {
 
   update(orgIds: string[], id: string, input: UpdateIntegrationInput): Integration {
     const row = this.find(orgIds, id);
-    if (row.kind === 'slack' && input.webhook_url !== undefined)
+    if (row.kind !== 'teams' && input.webhook_url !== undefined)
       throw AppError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
-    if (row.kind === 'teams' && (input.bot_token !== undefined || input.channel !== undefined)) {
+    if (row.kind !== 'slack' && (input.bot_token !== undefined || input.channel !== undefined)) {
       throw AppError.invalid([{ param: input.bot_token !== undefined ? 'bot_token' : 'channel', message: 'is for Slack integrations' }]);
     }
     const next: IntegrationRow = {
@@ -93,7 +93,7 @@ export class IntegrationsService implements EventSubscriber {
       channel: input.channel ?? row.channel,
       updated_at: isoAt(this.clock.now()),
     };
-    const newSecret = row.kind === 'slack' ? input.bot_token : input.webhook_url;
+    const newSecret = row.kind === 'slack' ? input.bot_token : row.kind === 'teams' ? input.webhook_url : undefined;
     if (newSecret !== undefined) {
       const secret = this.secretOf(row.kind, row.kind === 'slack' ? { bot_token: newSecret } : { webhook_url: newSecret });
       Object.assign(next, { secret_encrypted: this.secrets.seal(secret), secret_hint: hintOf(row.kind, secret) });
@@ -135,7 +135,15 @@ export class IntegrationsService implements EventSubscriber {
     return row;
   }
 
-  private secretOf(kind: 'slack' | 'teams', input: { bot_token?: string; webhook_url?: string }): string {
+  private secretOf(kind: IntegrationKind, input: { bot_token?: string; webhook_url?: string }): string {
+    if (kind === 'project') {
+      if (input.bot_token !== undefined || input.webhook_url !== undefined) {
+        throw AppError.invalid([
+          { param: input.bot_token !== undefined ? 'bot_token' : 'webhook_url', message: 'is not used by project integrations' },
+        ]);
+      }
+      return '';
+    }
     if (kind === 'slack') {
       if (!input.bot_token) throw AppError.invalid([{ param: 'bot_token', message: 'is required for Slack' }]);
       if (input.webhook_url !== undefined) throw AppError.invalid([{ param: 'webhook_url', message: 'is for Teams integrations' }]);
@@ -168,6 +176,7 @@ export function view(row: IntegrationRow): Integration {
   };
 }
 
-function hintOf(kind: 'slack' | 'teams', secret: string): string {
+function hintOf(kind: IntegrationKind, secret: string): string {
+  if (kind === 'project') return 'public.svc_events';
   return kind === 'slack' ? `${secret.slice(0, 5)}…${secret.slice(-4)}` : new URL(secret).host;
 }

@@ -6,7 +6,7 @@ import type { DueDestination } from './fair-share';
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 
 /** What a delivery goes to: a webhook endpoint or a chat integration. */
-export type DestinationKind = 'webhook' | 'slack' | 'teams';
+export type DestinationKind = 'webhook' | 'slack' | 'teams' | 'project';
 
 /** One event on its way to one destination, as stored. */
 export interface DeliveryRow {

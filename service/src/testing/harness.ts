@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from '../app';
 import { listen } from '../http/server';
+import type { ProjectDatabase } from '../project/project.database';
 import type { Config } from '../config';
 import type { OrganizationRow, UserRow } from '../identity/identity.repo';
 import type { Scope } from '../keys/scopes';
@@ -35,6 +36,8 @@ export interface TestServer {
   owner: UserRow;
   org: OrganizationRow;
   dataDir: string;
+  /** The project database (started on first use; `await project.start()` to start it up front). */
+  project: ProjectDatabase;
   request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
   /** The production delivery worker on this server's services, not started (drive it with runOnce or start it). */
   deliveryWorker(opts?: { random?: () => number; send?: Sender }): DeliveryWorker;
@@ -49,7 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
-  const app = createApp({ config, services, logger });
+  const app = createApp({ config, services, logger, project: core.project });
   const server: Server = await listen(app, 0, '127.0.0.1');
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
@@ -61,6 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     owner,
     org,
     dataDir,
+    project: core.project,
     async request(method, pathAndQuery, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -80,7 +84,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       return { status: res.status, headers: res.headers, body: parsed };
     },
     deliveryWorker(opts = {}) {
-      return createDeliveryWorker(services, config, logger, opts);
+      return createDeliveryWorker(services, config, logger, { project: core.project, ...opts });
     },
     key(scopes = SCOPES, opts = {}) {
       return services.keys.create({
@@ -96,6 +100,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await core.project.close();
       core.dispose();
     },
   };

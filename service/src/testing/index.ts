@@ -5,3 +5,5 @@ export * from './fixtures';
 export * from './harness';
 export * from './receiver';
 export * from './running-service';
+export * from './postgres-server';
+export * from './project';

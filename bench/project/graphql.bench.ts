@@ -1,0 +1,181 @@
+/**
+ * The project GraphQL endpoint on a 100,000-row table: a `first: 20` page with a filter and one nested
+ * relation, against the same query written by hand in SQL through the same driver, both served over
+ * loopback HTTP by the same process; on PGlite and on a PostgreSQL server. Also the embedded database's
+ * cold start and the process RSS with it loaded. See bench/README.md.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { projectGraphqlRouter } from '../../service/src/graphql/graphql.routes';
+import { ProjectDatabase } from '../../service/src/project/project.database';
+import { createLogger } from '../../service/src/shared/logger';
+import { startPostgresServer, type PostgresServer } from '../../service/src/testing/postgres-server';
+import {
+  closedLoop,
+  machine,
+  markdownTable,
+  otherCpuText,
+  progress,
+  runMain,
+  summarize,
+  timedRequest,
+  watchOtherCpu,
+  type RequestSpec,
+} from '../support';
+
+const ROWS = 100_000;
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 400);
+const SATURATION_TOTAL = Number(process.env.BENCH_TOTAL ?? 3000);
+const CONCURRENCY = 16;
+
+const SCHEMA = `
+create table author(id serial primary key, name text not null);
+create table post(id serial primary key, author_id int not null references author(id), title text not null, score int not null);
+insert into author(name) select 'author ' || i from generate_series(1, 1000) i;
+insert into post(author_id, title, score) select 1 + (i % 1000), 'post ' || i, (i * 7919) % 1000 from generate_series(1, ${ROWS}) i;
+create index post_score on post(score);
+analyze;`;
+
+const GRAPHQL = `query($min: Int) { postCollection(first: 20, filter: {score: {gt: $min}}) {
+  edges { node { id title score author { name } } } } }`;
+const HAND_SQL = `select coalesce(jsonb_agg(jsonb_build_object('node', jsonb_build_object('id', p.id, 'title', p.title, 'score', p.score,
+  'author', jsonb_build_object('name', a.name))) order by p.id), '[]') as edges
+  from (select * from post where score > $1 order by id limit 20) p join author a on a.id = p.author_id`;
+
+interface Row {
+  driver: string;
+  variant: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  other: string;
+}
+
+async function measure(driver: string, url: string, apikey: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const variants: [string, RequestSpec][] = [
+    [
+      'GraphQL',
+      {
+        url: `${url}/project/graphql/v1`,
+        method: 'POST',
+        headers: { apikey, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: GRAPHQL, variables: { min: 500 } }),
+      },
+    ],
+    ['hand-written SQL', { url: `${url}/hand?min=500`, method: 'GET' }],
+  ];
+  for (const [variant, spec] of variants) {
+    progress(`${driver}: ${variant}`);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 50; i++) await timedRequest(agent, spec);
+    const cpu = watchOtherCpu();
+    const samples: number[] = [];
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      const a = await timedRequest(agent, spec);
+      if (a.status !== 200) throw new Error(`${variant} answered ${a.status}`);
+      samples.push(a.ms);
+    }
+    agent.destroy();
+    const s = summarize(samples);
+    const loop = await closedLoop({ total: SATURATION_TOTAL, concurrency: CONCURRENCY, specOf: () => spec });
+    if (loop.errors + loop.non2xx > 0) throw new Error(`${variant}: ${loop.errors} errors, ${loop.non2xx} non-2xx`);
+    rows.push({ driver, variant, p50: s.p50, p99: s.p99, rps: SATURATION_TOTAL / (loop.elapsedMs / 1000), other: otherCpuText(cpu()) });
+  }
+  return rows;
+}
+
+async function serve(project: ProjectDatabase): Promise<{ url: string; close(): Promise<void> }> {
+  const app = express();
+  app.use('/project/graphql/v1', projectGraphqlRouter(project, createLogger('silent')));
+  app.get('/hand', async (req, res) => {
+    const result = await project.asOwner((c) => c.query(HAND_SQL, [String(req.query.min)]));
+    res.json({ data: { postCollection: { edges: result.rows[0]!.edges } } });
+  });
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-project-'));
+  const results: Row[] = [];
+  const notes: string[] = [];
+  let pgServer: PostgresServer | undefined;
+  try {
+    for (const driver of ['PGlite', 'PostgreSQL 15 server'] as const) {
+      let databaseUrl: string | undefined;
+      if (driver !== 'PGlite') {
+        pgServer = await startPostgresServer();
+        databaseUrl = await pgServer.createDatabase('bench');
+      }
+      const dataDir = path.join(dir, driver === 'PGlite' ? 'pglite' : 'pg');
+      const project = new ProjectDatabase({
+        dataDir,
+        baseUrl: 'http://127.0.0.1',
+        databaseUrl,
+        jwtSecret: undefined,
+        statementTimeoutMs: 30_000,
+      });
+      const rssBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      await project.start();
+      const coldMs = performance.now() - started;
+      progress(`${driver}: started in ${coldMs.toFixed(0)} ms; loading ${ROWS} rows`);
+      await project.sql(SCHEMA);
+      if (driver === 'PGlite') {
+        const rss = process.memoryUsage().rss;
+        notes.push(`PGlite cold start (new data directory, setup included): ${(coldMs / 1000).toFixed(1)} s`);
+        notes.push(
+          `RSS of the process: ${(rssBefore / 2 ** 20).toFixed(0)} MB before, ${(rss / 2 ** 20).toFixed(0)} MB with PGlite loaded and ${ROWS} rows written`,
+        );
+      }
+      const server = await serve(project);
+      try {
+        results.push(...(await measure(driver, server.url, project.keys().anon)));
+      } finally {
+        await server.close();
+        await project.close();
+      }
+      if (driver === 'PGlite') {
+        const again = new ProjectDatabase({
+          dataDir,
+          baseUrl: 'http://127.0.0.1',
+          databaseUrl: undefined,
+          jwtSecret: undefined,
+          statementTimeoutMs: 30_000,
+        });
+        const t = performance.now();
+        await again.start();
+        notes.push(`PGlite start on an existing data directory: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        await again.close();
+      }
+    }
+  } finally {
+    await pgServer?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const table = markdownTable(
+    ['driver', 'variant', 'p50 ms', 'p99 ms', `req/s (${CONCURRENCY} in flight)`, 'other CPU'],
+    results.map((r) => [r.driver, r.variant, r.p50.toFixed(2), r.p99.toFixed(2), r.rps.toFixed(0), r.other]),
+    [2, 3, 4],
+  );
+  const ratios = ['PGlite', 'PostgreSQL 15 server'].map((d) => {
+    const g = results.find((r) => r.driver === d && r.variant === 'GraphQL')!;
+    const h = results.find((r) => r.driver === d && r.variant === 'hand-written SQL')!;
+    return `${d}: GraphQL/hand p50 ${(g.p50 / h.p50).toFixed(2)}x, throughput hand/GraphQL ${(h.rps / g.rps).toFixed(2)}x`;
+  });
+  process.stdout.write(
+    `# Project GraphQL benchmark\n\n${machine()}\n\n${table}\n\n${[...ratios, ...notes].map((n) => `- ${n}`).join('\n')}\n`,
+  );
+}
+
+runMain(main);

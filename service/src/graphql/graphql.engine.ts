@@ -1,0 +1,231 @@
+import {
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import { getVariableValues } from 'graphql/execution/values';
+import type { ProjectDatabase } from '../project/project.database';
+import type { JwtClaims } from '../project/project.keys';
+import type { Reflection } from '../project/project.reflection';
+import type { ApiRole } from '../project/project.setup';
+import { AppError } from '../shared/errors';
+import { Compiler } from './graphql.compile';
+import { buildModel, type GraphModel } from './graphql.model';
+import { buildSchema } from './graphql.schema';
+
+/** A GraphQL request body. */
+export interface GraphqlRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** The answer, shaped as pg_graphql answers: `{data}` or `{data: null, errors: [{message}]}`. */
+export interface GraphqlResponse {
+  data: Record<string, unknown> | null;
+  errors?: { message: string }[];
+}
+
+/** Limits on one request. */
+export interface GraphqlLimits {
+  maxDepth: number;
+  maxFields: number;
+  maxQueryLength: number;
+}
+
+/** Depth and width limits of a query. */
+export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 16, maxFields: 2_000, maxQueryLength: 100_000 };
+
+/** Postgres errors whose message is safe and useful to show: data, integrity, privilege, RLS, raise, timeouts. */
+const SHOWN_SQLSTATE = /^(22|23|42501|P0001|57014|40001|40P01|25006)/;
+
+function sizeRule(limits: GraphqlLimits): ValidationRule {
+  return (context) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    let fields = 0;
+    const walk = (set: SelectionSetNode | undefined, depth: number, stack: string[]): boolean => {
+      if (!set) return true;
+      if (depth > limits.maxDepth) {
+        context.reportError(new GraphQLError(`Query is too deep: the limit is ${limits.maxDepth} levels`));
+        return false;
+      }
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          fields += 1;
+          if (fields > limits.maxFields) {
+            context.reportError(new GraphQLError(`Query selects too many fields: the limit is ${limits.maxFields}`));
+            return false;
+          }
+          if (!walk(sel.selectionSet, depth + 1, stack)) return false;
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+          if (!walk(sel.selectionSet, depth, stack)) return false;
+        } else {
+          const frag = fragments.get(sel.name.value);
+          if (!frag || stack.includes(frag.name.value)) continue;
+          if (!walk(frag.selectionSet, depth, [...stack, frag.name.value])) return false;
+        }
+      }
+      return true;
+    };
+    return {
+      OperationDefinition(op) {
+        walk(op.selectionSet, 1, []);
+        return false;
+      },
+    };
+  };
+}
+
+/** The message a client sees for an error thrown while executing. */
+export function publicMessage(err: unknown): string {
+  if (err instanceof AppError) return err.detail;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && SHOWN_SQLSTATE.test(code) && err instanceof Error) return err.message;
+  return 'Internal error';
+}
+
+/** Serves GraphQL over a project database: a schema per role and schema version, one SQL statement per root field. */
+export class GraphqlEngine {
+  private schemas = new Map<ApiRole, { version: number; schema: GraphQLSchema; model: GraphModel }>();
+  /** Parsed documents and their validation per schema, by query text: clients repeat the same few queries. */
+  private readonly parsed = new Map<string, DocumentNode>();
+  private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, readonly GraphQLError[]>>();
+  private readonly rules: ValidationRule[];
+
+  constructor(
+    private readonly project: ProjectDatabase,
+    private readonly limits: GraphqlLimits = DEFAULT_LIMITS,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
+    this.rules = [...specifiedRules, sizeRule(limits)];
+  }
+
+  private schemaFor(reflection: Reflection, role: ApiRole): { schema: GraphQLSchema; model: GraphModel } {
+    const hit = this.schemas.get(role);
+    if (hit && hit.version === reflection.version) return hit;
+    const model = buildModel(reflection, role);
+    const built = { version: reflection.version, schema: buildSchema(model), model };
+    this.schemas.set(role, built);
+    return built;
+  }
+
+  private validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
+    let bySchema = this.validated.get(schema);
+    if (!bySchema) this.validated.set(schema, (bySchema = new Map()));
+    let errors = bySchema.get(document);
+    if (!errors) {
+      errors = validate(schema, document, this.rules);
+      remember(bySchema, document, errors);
+    }
+    return errors;
+  }
+
+  /** Runs one request as the claims' role in one transaction (rolled back on any error). */
+  async run(request: GraphqlRequest, claims: JwtClaims): Promise<GraphqlResponse> {
+    if (typeof request.query !== 'string' || request.query.length === 0) return fail('No query provided');
+    if (request.query.length > this.limits.maxQueryLength) return fail('Query is too long');
+    if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
+      return fail('Variables must be a JSON object');
+    }
+    let document = this.parsed.get(request.query);
+    if (!document) {
+      try {
+        document = parse(request.query, { maxTokens: 50_000 });
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+      remember(this.parsed, request.query, document);
+    }
+    const doc = document;
+    try {
+      return await this.project.asRole(claims, async ({ client, reflection }) => {
+        const { schema, model } = this.schemaFor(reflection, claims.role);
+        const errors = this.validate(schema, doc);
+        if (errors.length > 0) return { data: null, errors: errors.map((e) => ({ message: e.message })) };
+        const operation = pickOperation(doc, request.operationName);
+        if (typeof operation === 'string') return fail(operation);
+        if (operation.operation === 'subscription') return fail('Subscriptions are not supported');
+        if (!model.introspection && usesIntrospection(operation)) return fail('Unknown field "__schema" on type Query');
+        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+        if (coerced.errors) return { data: null, errors: coerced.errors.map((e) => ({ message: e.message })) };
+        const fragments: Record<string, FragmentDefinitionNode> = {};
+        for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+        const compiler = new Compiler(schema, model, coerced.coerced, fragments);
+        const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+        const root: Record<string, unknown> = {};
+        const top = compiler.collect(operation.selectionSet, rootType);
+        const data = [...top].filter(([, nodes]) => !nodes[0]!.name.value.startsWith('__'));
+        if (operation.operation === 'mutation') {
+          for (const [key, nodes] of data) {
+            const fieldCompiler = new Compiler(schema, model, coerced.coerced, fragments);
+            const m = fieldCompiler.mutationField(mergeNodes(nodes));
+            const { rows } = await client.query(m.sql, fieldCompiler.params);
+            const n = Number(rows[0]!.n);
+            if (m.atMost !== null && n > m.atMost) throw new AppError('conflict', `${m.verb} impacts too many records`);
+            root[key] = rows[0]!.data;
+          }
+        } else if (data.length > 0) {
+          const exprs = data.map(([key, nodes]) => [key, compiler.queryField(mergeNodes(nodes))] as const);
+          const select = exprs.map(([, e], i) => `${e} as "f${i}"`).join(', ');
+          const { rows } = await client.query(`select ${select}`, compiler.params);
+          exprs.forEach(([key], i) => (root[key] = rows[0]![`f${i}`]));
+        }
+        const result = await execute({
+          schema,
+          document: doc,
+          operationName: request.operationName ?? undefined,
+          variableValues: request.variables ?? {},
+          rootValue: root,
+          fieldResolver: (source: Record<string, unknown> | null, _args, _ctx, info) => source?.[String(info.path.key)],
+        });
+        if (result.errors?.length) {
+          return { data: null, errors: result.errors.map((e) => ({ message: publicMessage(e.originalError ?? e) })) };
+        }
+        return { data: (result.data ?? null) as Record<string, unknown> | null };
+      });
+    } catch (err) {
+      const message = publicMessage(err);
+      if (message === 'Internal error') this.onError(err);
+      return fail(message);
+    }
+  }
+}
+
+const CACHE_SIZE = 500;
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as K);
+  cache.set(key, value);
+}
+
+function fail(message: string): GraphqlResponse {
+  return { data: null, errors: [{ message }] };
+}
+
+function mergeNodes(nodes: FieldNode[]): FieldNode {
+  if (nodes.length === 1) return nodes[0]!;
+  const selections = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
+  return { ...nodes[0]!, selectionSet: { kind: Kind.SELECTION_SET, selections } };
+}
+
+function pickOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | string {
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name) return ops.find((o) => o.name?.value === name) ?? `Unknown operation named "${name}"`;
+  if (ops.length !== 1) return 'Must provide operation name if query contains multiple operations';
+  return ops[0]!;
+}
+
+function usesIntrospection(op: OperationDefinitionNode): boolean {
+  return op.selectionSet.selections.some((s) => s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type'));
+}

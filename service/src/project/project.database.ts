@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { AppError } from '../shared/errors';
+import { openProjectDriver, type ProjectDriver, type SqlClient, type SqlResult } from './project.driver';
+import { loadJwtSecret, projectKeys, signJwt, verifyJwt, type JwtClaims } from './project.keys';
+import { reflect, type Reflection } from './project.reflection';
+import { PROJECT_SETUP_SQL } from './project.setup';
+
+/** What the project database needs from the configuration. */
+export interface ProjectSettings {
+  dataDir: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string | undefined;
+  statementTimeoutMs: number;
+}
+
+/** The per-request context a transaction runs in. */
+export interface RequestScope {
+  client: SqlClient;
+  /** The catalog as of this transaction's snapshot (cached by schema version). */
+  reflection: Reflection;
+}
+
+/**
+ * The project database: a driver opened on first use, Supabase's roles and helpers ensured, the JWT
+ * secret and keys, and transactions run as a JWT's role with `request.jwt.claims` set.
+ */
+export class ProjectDatabase {
+  private opening: Promise<ProjectDriver> | undefined;
+  private cached: Reflection | undefined;
+  private readonly secret: string;
+
+  constructor(private readonly settings: ProjectSettings) {
+    this.secret = loadJwtSecret(settings.dataDir, settings.jwtSecret);
+  }
+
+  /** The embedded database's directory. */
+  static dataDirOf(dataDir: string): string {
+    return path.join(dataDir, 'project');
+  }
+
+  /** Opens the database and runs the setup (once; later calls wait for the same start). */
+  start(): Promise<ProjectDriver> {
+    this.opening ??= (async () => {
+      const driver = await openProjectDriver({
+        databaseUrl: this.settings.databaseUrl,
+        dataDir: ProjectDatabase.dataDirOf(this.settings.dataDir),
+      });
+      try {
+        await driver.script(PROJECT_SETUP_SQL);
+      } catch (err) {
+        await driver.close();
+        throw err;
+      }
+      return driver;
+    })();
+    const opening = this.opening;
+    opening.catch(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
+  }
+
+  /** Which driver is in use. */
+  get kind(): 'pglite' | 'postgres' {
+    return this.settings.databaseUrl ? 'postgres' : 'pglite';
+  }
+
+  /** The project URL and its two keys. */
+  keys(): { url: string; anon: string; serviceRole: string } {
+    return { url: `${this.settings.baseUrl}/project`, ...projectKeys(this.secret) };
+  }
+
+  /** Mints a JWT signed with the project's secret. */
+  signToken(claims: Record<string, unknown>): string {
+    return signJwt(claims, this.secret);
+  }
+
+  /** Checks `apikey` (required) and an optional bearer token; returns the claims the request runs with. */
+  authenticate(apikey: string | undefined, authorization: string | undefined, nowMs = Date.now()): JwtClaims {
+    if (!apikey) throw new AppError('unauthorized', 'No API key found in request');
+    const now = Math.floor(nowMs / 1000);
+    const keyClaims = verifyJwt(apikey, this.secret, now);
+    if (!authorization) return keyClaims;
+    const match = /^Bearer (\S+)$/i.exec(authorization);
+    if (!match) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <JWT>"');
+    return verifyJwt(match[1]!, this.secret, now);
+  }
+
+  /** Runs SQL as the database owner (a script of statements); returns each statement's result. */
+  async sql(text: string): Promise<SqlResult[]> {
+    const driver = await this.start();
+    return driver.script(text);
+  }
+
+  /** Runs `fn` in one transaction as the claims' role with `request.jwt.claims` set, and a statement timeout. */
+  async asRole<T>(claims: JwtClaims, fn: (scope: RequestScope) => Promise<T>): Promise<T> {
+    const driver = await this.start();
+    return driver.transaction(async (client) => {
+      // The version is read (as the owner) before set_config switches the role; permissions are checked at executor start.
+      const { rows } = await client.query(
+        `select (select schema_version from svc_graphql.meta)::int as version,
+           set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true),
+           set_config('request.jwt.claim.role', $3, true), set_config('statement_timeout', $4, true), set_config('role', $3, true)`,
+        [JSON.stringify(claims), typeof claims.sub === 'string' ? claims.sub : '', claims.role, String(this.settings.statementTimeoutMs)],
+      );
+      const version = Number(rows[0]!.version);
+      if (!this.cached || this.cached.version !== version) {
+        await client.query(`select set_config('role', 'none', true)`);
+        const fresh = await reflect(client);
+        if (!this.cached || fresh.version >= this.cached.version) this.cached = fresh;
+        await client.query(`select set_config('role', $1, true)`, [claims.role]);
+        return fn({ client, reflection: fresh });
+      }
+      return fn({ client, reflection: this.cached });
+    });
+  }
+
+  /** Runs `fn` in one transaction as the owner. */
+  async asOwner<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
+    const driver = await this.start();
+    return driver.transaction(fn);
+  }
+
+  /** Closes the driver if it was opened. */
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    if (!opening) return;
+    const driver = await opening.catch(() => undefined);
+    await driver?.close();
+  }
+}

@@ -1,0 +1,86 @@
+import type { IntegrationsRepo } from '../integrations/integrations.repo';
+import type { ClaimedDelivery } from '../outbox/deliveries.repo';
+import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
+import { isoAt } from '../shared/clock';
+import type { ProjectDatabase } from './project.database';
+
+/**
+ * The table events go to. Created with row-level security on and no policy: only service_role (and the
+ * owner) read it until the customer writes a policy, since Supabase's default grants reach anon too.
+ */
+const CREATE_EVENTS_TABLE = [
+  `create table public.svc_events (id text primary key, type text not null, created_at timestamptz not null, data jsonb not null)`,
+  `alter table public.svc_events enable row level security`,
+  `comment on table public.svc_events is 'Events of the meetings service (svc), one row per event id.'`,
+];
+
+/** Inserts keyed by the event id: a redelivery after a crash (the row committed, the attempt not recorded) inserts nothing. */
+const INSERT_EVENT = `insert into public.svc_events (id, type, created_at, data) values ($1, $2, $3::timestamptz, $4::jsonb) on conflict (id) do nothing`;
+
+/** Integrations of kind `project` as a delivery destination: each event becomes a row of `public.svc_events`. */
+export class ProjectTarget implements DeliveryTarget {
+  constructor(
+    private readonly integrations: IntegrationsRepo,
+    private readonly project: ProjectDatabase | undefined,
+  ) {}
+
+  async attempt(delivery: ClaimedDelivery): Promise<SendResult> {
+    if (!this.integrations.findAny(delivery.destination_id)) return failedBeforeSending('the integration was deleted', true);
+    if (!this.project) return failedBeforeSending('the project database is not running');
+    const event = JSON.parse(delivery.payload) as { id: string; type: string; created_at: string; data: unknown };
+    const started = performance.now();
+    const project = this.project;
+    try {
+      await project.asOwner(async (client) => {
+        const { rows } = await client.query(`select to_regclass('public.svc_events') is not null as present`);
+        if (!rows[0]!.present) for (const statement of CREATE_EVENTS_TABLE) await client.query(statement);
+        await client.query(INSERT_EVENT, [event.id, event.type, event.created_at, JSON.stringify(event.data)]);
+      });
+      return {
+        statusCode: 200,
+        error: null,
+        permanentFailure: null,
+        responseBody: null,
+        retryAfterMs: null,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (err) {
+      const error = `project database: ${err instanceof Error ? err.message : String(err)}`.slice(0, 1000);
+      return {
+        statusCode: null,
+        error,
+        permanentFailure: null,
+        responseBody: null,
+        retryAfterMs: null,
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+  }
+
+  health(destinationId: string): DestinationHealth | undefined {
+    const row = this.integrations.findAny(destinationId);
+    return (
+      row && {
+        enabled: row.enabled === 1,
+        disabled_reason: row.disabled_reason,
+        failing_since: row.failing_since,
+        last_error: row.last_error,
+      }
+    );
+  }
+
+  saveHealth(
+    destinationId: string,
+    health: DestinationHealth,
+    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
+  ): void {
+    this.integrations.updateHealth(
+      destinationId,
+      { ...health, enabled: health.enabled ? 1 : 0 },
+      {
+        lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
+        updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
+      },
+    );
+  }
+}
