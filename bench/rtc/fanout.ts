@@ -1,0 +1,184 @@
+/**
+ * The plain-RTP fan-out measurement: synthetic RTP from a UDP socket into one producer, forwarded
+ * to N consumers whose packets are counted on N UDP sockets, all on loopback, with the forwarding
+ * worker's CPU time from /proc. What sets up the producer and consumers is a parameter
+ * (`FanoutSetup`), so a bare router and, later, the room layer are measured the same way.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from '../support';
+
+/** The RTP stream the producer receives; a setup declares it as the producer's RTP parameters. */
+export const FANOUT_STREAM = {
+  kind: 'audio',
+  mimeType: 'audio/opus',
+  clockRate: 48_000,
+  channels: 2,
+  payloadType: 100,
+  ssrc: 0x5eed_0001,
+} as const;
+
+/** Where packets go on loopback. */
+export interface UdpAddress {
+  ip: string;
+  port: number;
+}
+
+/** One producer fanned out to consumers, as a setup made it. */
+export interface FanoutSession {
+  /** Where the producer's transport receives RTP; it learns the sender's address from the first packet (comedia). */
+  producerAddress: UdpAddress;
+  /** The mediasoup worker process that forwards, for its CPU time. */
+  workerPid: number;
+  /** RTP packets sent to all consumers so far, as the worker counts them (consumers' outbound-rtp stats). */
+  packetsSentToConsumers(): Promise<number>;
+  /** Removes everything the setup created. */
+  close(): Promise<void>;
+}
+
+/** Sets up one plain-RTP producer of FANOUT_STREAM and one plain-RTP consumer of it sending to each of `consumerAddresses`. */
+export type FanoutSetup = (consumerAddresses: UdpAddress[]) => Promise<FanoutSession>;
+
+/** How long and how hard one measurement runs. */
+export interface FanoutRun {
+  consumers: number;
+  packetsPerSecond: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+/** What one measurement found. */
+export interface FanoutResult {
+  consumers: number;
+  seconds: number;
+  /** RTP packets sent to the producer per second. */
+  sentPerSecond: number;
+  /** RTP packets the worker sent to the consumers per second, by its own count. */
+  forwardedPerSecond: number;
+  /** Forwarded packets / (sent x consumers): 1 when the worker forwards every packet to every consumer. */
+  forwardedRatio: number;
+  /** RTP packets that arrived on the consumers' sockets, per second. */
+  arrivedPerSecond: number;
+  /** The worker's user + system CPU time per 1,000 forwarded packets, in ms. */
+  workerCpuMsPer1000: number;
+  /** The worker's CPU time as a share of one core. */
+  workerCoreShare: number;
+}
+
+/** Bytes of every RTP packet sent: a 12-byte header and an Opus-sized payload. */
+export const RTP_PACKET_BYTES = 12 + 160;
+const SEND_TICK_MS = 2;
+/** At most this many packets go out in one tick, so a stalled event loop does not turn into a burst. */
+const MAX_BURST = 200;
+const FIRST_PACKET_TIMEOUT_MS = 10_000;
+const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Linux reports /proc times in clock ticks of 10 ms. */
+const MS_PER_CLOCK_TICK = 10;
+
+/** utime + stime of a process, in ms. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields after the command start at the state (field 3); utime and stime are fields 14 and 15.
+  return (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
+}
+
+/** RTCP shares the port with RTP (rtcp-mux); its packet types put 192..223 in the second byte (RFC 5761). */
+function isRtp(packet: Buffer): boolean {
+  return packet.length >= 12 && (packet[1]! < 192 || packet[1]! > 223);
+}
+
+async function openSocket(): Promise<Socket> {
+  const socket = createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER_BYTES });
+  socket.bind(0, '127.0.0.1');
+  await once(socket, 'listening');
+  return socket;
+}
+
+/** Sends FANOUT_STREAM packets to `to` at `packetsPerSecond` until stopped; counts what it sent. */
+function startSending(socket: Socket, to: UdpAddress, packetsPerSecond: number): { sent: () => number; stop: () => void } {
+  const packet = Buffer.alloc(RTP_PACKET_BYTES, 0x5a);
+  packet[0] = 0x80;
+  packet[1] = FANOUT_STREAM.payloadType;
+  packet.writeUInt32BE(FANOUT_STREAM.ssrc, 8);
+  const samplesPerPacket = Math.max(1, Math.round(FANOUT_STREAM.clockRate / packetsPerSecond));
+  let sent = 0;
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - started) / 1000) * packetsPerSecond) - sent;
+    for (let i = 0; i < Math.min(due, MAX_BURST); i++) {
+      packet.writeUInt16BE(sent & 0xffff, 2);
+      packet.writeUInt32BE((sent * samplesPerPacket) >>> 0, 4);
+      socket.send(packet, to.port, to.ip);
+      sent++;
+    }
+  }, SEND_TICK_MS);
+  return { sent: () => sent, stop: () => clearInterval(timer) };
+}
+
+/** The counters at one moment; `at` is the middle of the (asynchronous) stats request. */
+async function snapshot(
+  session: FanoutSession,
+  sending: { sent: () => number },
+  arrived: number[],
+): Promise<{ at: number; sent: number; forwarded: number; arrived: number; cpuMs: number }> {
+  const requested = performance.now();
+  const forwarded = await session.packetsSentToConsumers();
+  const at = (requested + performance.now()) / 2;
+  return {
+    at,
+    sent: sending.sent(),
+    forwarded,
+    arrived: arrived.reduce((sum, count) => sum + count, 0),
+    cpuMs: processCpuMs(session.workerPid),
+  };
+}
+
+/** Runs one fan-out measurement through `setup`: warm-up until every consumer receives, then `seconds` measured. */
+export async function measureFanout(setup: FanoutSetup, run: FanoutRun): Promise<FanoutResult> {
+  const receivers = await Promise.all(Array.from({ length: run.consumers }, openSocket));
+  const sender = await openSocket();
+  const arrived = new Array<number>(run.consumers).fill(0);
+  receivers.forEach((socket, i) =>
+    socket.on('message', (packet) => {
+      if (isRtp(packet)) arrived[i]!++;
+    }),
+  );
+  let session: FanoutSession | undefined;
+  let sending: ReturnType<typeof startSending> | undefined;
+  try {
+    session = await setup(receivers.map((socket) => ({ ip: '127.0.0.1', port: socket.address().port })));
+    sending = startSending(sender, session.producerAddress, run.packetsPerSecond);
+    await pollUntil(() => arrived.every((count) => count > 0), {
+      intervalMs: 20,
+      timeoutMs: FIRST_PACKET_TIMEOUT_MS,
+      what: 'a packet on every consumer',
+    });
+    await sleep(run.warmupSeconds * 1000);
+
+    const before = await snapshot(session, sending, arrived);
+    await sleep(run.seconds * 1000);
+    const after = await snapshot(session, sending, arrived);
+    const seconds = (after.at - before.at) / 1000;
+    const sent = after.sent - before.sent;
+    const forwarded = after.forwarded - before.forwarded;
+    const cpuMs = after.cpuMs - before.cpuMs;
+
+    return {
+      consumers: run.consumers,
+      seconds,
+      sentPerSecond: sent / seconds,
+      forwardedPerSecond: forwarded / seconds,
+      forwardedRatio: forwarded / (sent * run.consumers),
+      arrivedPerSecond: (after.arrived - before.arrived) / seconds,
+      workerCpuMsPer1000: forwarded === 0 ? NaN : cpuMs / (forwarded / 1000),
+      workerCoreShare: cpuMs / 1000 / seconds,
+    };
+  } finally {
+    sending?.stop();
+    await session?.close();
+    for (const socket of [sender, ...receivers]) socket.close();
+  }
+}
