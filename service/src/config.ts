@@ -89,8 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   const concurrency = integer(env, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024);
   const perEndpointConcurrency = integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024);
-  // Half the pool, but room for at least two busy endpoints, so one stuck endpoint cannot stall its own organization.
-  const organizationShare = Math.min(concurrency, Math.max(2 * perEndpointConcurrency, Math.ceil(concurrency / 2)));
+  // All but one endpoint's worth of the pool, so another organization always finds room, yet at least two
+  // endpoints' worth, so one stuck endpoint cannot stall its own organization.
+  const organizationShare = Math.min(concurrency, Math.max(2 * perEndpointConcurrency, concurrency - perEndpointConcurrency));
   return {
     concurrency,
     perEndpointConcurrency,

@@ -49,8 +49,10 @@ describe('delivery fairness between organizations', () => {
     for (let i = 0; i < 12; i++) t.services.meetings.start(seedMeeting(t, {}, slow.id));
     expect((await endpointIn(t.org.id, receiver.url)).status).toBe(201);
     worker.start();
-    for (let i = 0; i < 500 && held.size < 32; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(held.size).toBeGreaterThanOrEqual(32);
+    const share = t.config.webhooks.perOrganizationConcurrency;
+    expect(share).toBe(56);
+    for (let i = 0; i < 500 && held.size < share; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held.size).toBe(share);
 
     const fast = t.services.meetings.start(seedMeeting(t));
     for (let i = 0; i < 500 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -61,7 +63,7 @@ describe('delivery fairness between organizations', () => {
     const attempts = () => t.services.db.prepare('SELECT count(*) FROM delivery_attempts').pluck().get();
     for (let i = 0; i < 500 && attempts() === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(attempts()).toBe(1);
-    expect(held.size).toBe(32);
+    expect(held.size).toBe(share);
   });
 
   it('limits the webhook endpoints of one organization with a clear conflict, leaving other organizations free', async () => {
