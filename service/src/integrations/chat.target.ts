@@ -1,11 +1,11 @@
 import { postSlackMessage, slackMessageFor, teamsMessageFor, type EventLinks, type WebhookEvent } from '@svc/connectors';
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
-import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
+import { failedBeforeSending, type SendResult } from '../outbox/destination';
 import type { Sender } from '../outbox/http-sender';
-import { isoAt } from '../shared/clock';
 import type { Logger } from '../shared/logger';
 import type { SecretBox } from '../shared/secret-box';
 import type { IntegrationRow, IntegrationsRepo } from './integrations.repo';
+import { IntegrationTarget } from './integration.target';
 
 /** What posting to chat needs besides the integration itself. */
 export interface ChatTargetOptions {
@@ -19,12 +19,14 @@ export interface ChatTargetOptions {
 }
 
 /** Slack and Teams integrations as a delivery destination: a Block Kit message or an Adaptive Card per event. */
-export class ChatTarget implements DeliveryTarget {
+export class ChatTarget extends IntegrationTarget {
   constructor(
-    private readonly integrations: IntegrationsRepo,
+    integrations: IntegrationsRepo,
     private readonly secrets: SecretBox,
     private readonly options: ChatTargetOptions,
-  ) {}
+  ) {
+    super(integrations);
+  }
 
   async attempt(delivery: ClaimedDelivery): Promise<SendResult> {
     const integration = this.integrations.findAny(delivery.destination_id);
@@ -33,33 +35,6 @@ export class ChatTarget implements DeliveryTarget {
     const links = linksOf(event, this.options.baseUrl);
     const secret = this.secrets.open(integration.secret_encrypted);
     return integration.kind === 'slack' ? this.postToSlack(integration, secret, event, links) : this.postToTeams(secret, event, links);
-  }
-
-  health(destinationId: string): DestinationHealth | undefined {
-    const row = this.integrations.findAny(destinationId);
-    return (
-      row && {
-        enabled: row.enabled === 1,
-        disabled_reason: row.disabled_reason,
-        failing_since: row.failing_since,
-        last_error: row.last_error,
-      }
-    );
-  }
-
-  saveHealth(
-    destinationId: string,
-    health: DestinationHealth,
-    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
-  ): void {
-    this.integrations.updateHealth(
-      destinationId,
-      { ...health, enabled: health.enabled ? 1 : 0 },
-      {
-        lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
-        updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
-      },
-    );
   }
 
   private async postToSlack(integration: IntegrationRow, token: string, event: WebhookEvent, links: EventLinks): Promise<SendResult> {

@@ -1,8 +1,8 @@
 import type { IntegrationsRepo } from '../integrations/integrations.repo';
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
-import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from '../outbox/destination';
-import { isoAt } from '../shared/clock';
+import { failedBeforeSending, type SendResult } from '../outbox/destination';
 import type { ProjectDatabase } from './project.database';
+import { IntegrationTarget } from '../integrations/integration.target';
 
 /**
  * The table events go to. Created with row-level security on and no policy: only service_role (and the
@@ -18,11 +18,13 @@ const CREATE_EVENTS_TABLE = [
 const INSERT_EVENT = `insert into public.svc_events (id, type, created_at, data) values ($1, $2, $3::timestamptz, $4::jsonb) on conflict (id) do nothing`;
 
 /** Integrations of kind `project` as a delivery destination: each event becomes a row of `public.svc_events`. */
-export class ProjectTarget implements DeliveryTarget {
+export class ProjectTarget extends IntegrationTarget {
   constructor(
-    private readonly integrations: IntegrationsRepo,
+    integrations: IntegrationsRepo,
     private readonly project: ProjectDatabase | undefined,
-  ) {}
+  ) {
+    super(integrations);
+  }
 
   async attempt(delivery: ClaimedDelivery): Promise<SendResult> {
     if (!this.integrations.findAny(delivery.destination_id)) return failedBeforeSending('the integration was deleted', true);
@@ -55,32 +57,5 @@ export class ProjectTarget implements DeliveryTarget {
         durationMs: Math.round(performance.now() - started),
       };
     }
-  }
-
-  health(destinationId: string): DestinationHealth | undefined {
-    const row = this.integrations.findAny(destinationId);
-    return (
-      row && {
-        enabled: row.enabled === 1,
-        disabled_reason: row.disabled_reason,
-        failing_since: row.failing_since,
-        last_error: row.last_error,
-      }
-    );
-  }
-
-  saveHealth(
-    destinationId: string,
-    health: DestinationHealth,
-    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
-  ): void {
-    this.integrations.updateHealth(
-      destinationId,
-      { ...health, enabled: health.enabled ? 1 : 0 },
-      {
-        lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
-        updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
-      },
-    );
   }
 }

@@ -1,0 +1,38 @@
+import type { ClaimedDelivery } from '../outbox/deliveries.repo';
+import type { DeliveryTarget, DestinationHealth, SendResult } from '../outbox/destination';
+import { isoAt } from '../shared/clock';
+import type { IntegrationsRepo } from './integrations.repo';
+
+/** What every integration kind shares as a delivery destination: its health lives on its integrations row. */
+export abstract class IntegrationTarget implements DeliveryTarget {
+  constructor(protected readonly integrations: IntegrationsRepo) {}
+
+  abstract attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult>;
+
+  health(destinationId: string): DestinationHealth | undefined {
+    const row = this.integrations.findAny(destinationId);
+    return (
+      row && {
+        enabled: row.enabled === 1,
+        disabled_reason: row.disabled_reason,
+        failing_since: row.failing_since,
+        last_error: row.last_error,
+      }
+    );
+  }
+
+  saveHealth(
+    destinationId: string,
+    health: DestinationHealth,
+    outcome: { previous: DestinationHealth; delivered: boolean; now: number },
+  ): void {
+    this.integrations.updateHealth(
+      destinationId,
+      { ...health, enabled: health.enabled ? 1 : 0 },
+      {
+        lastDeliveredAt: outcome.delivered ? isoAt(outcome.now) : null,
+        updatedAt: outcome.previous.enabled !== health.enabled ? isoAt(outcome.now) : null,
+      },
+    );
+  }
+}
