@@ -15,7 +15,14 @@ describe('loadConfig', () => {
       allowInsecureWebhooks: false,
       trustProxy: false,
       masterKey: undefined,
-      webhooks: { concurrency: 64, perEndpointConcurrency: 8, timeoutMs: 15_000 },
+      webhooks: {
+        concurrency: 64,
+        perEndpointConcurrency: 8,
+        perOrganizationConcurrency: 56,
+        endpointsPerOrganization: 100,
+        timeoutMs: 15_000,
+        connectTimeoutMs: 5_000,
+      },
       slackApiUrl: 'https://slack.com/api/',
     });
   });

@@ -38,6 +38,8 @@ export interface WebhookSettings {
   /** Webhook endpoints one organization may have. */
   endpointsPerOrganization: number;
   timeoutMs: number;
+  /** How long an attempt waits for the TCP connection before giving up; at most `timeoutMs`. */
+  connectTimeoutMs: number;
 }
 
 /** Per-key request budget; a key may carry its own, higher one. */
@@ -98,6 +100,7 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     perOrganizationConcurrency: integer(env, 'SVC_WEBHOOK_ORGANIZATION_CONCURRENCY', organizationShare, 1, 1024),
     endpointsPerOrganization: integer(env, 'SVC_WEBHOOK_ENDPOINTS_PER_ORGANIZATION', 100, 1, 100_000),
     timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+    connectTimeoutMs: integer(env, 'SVC_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
   };
 }
 

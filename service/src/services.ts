@@ -160,7 +160,13 @@ export function createDeliveryWorker(
   logger: Logger,
   opts: { send?: Sender; random?: () => number; project?: ProjectDatabase } = {},
 ): DeliveryWorker {
-  const send = opts.send ?? httpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.allowInsecureWebhooks });
+  const send =
+    opts.send ??
+    httpSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      connectTimeoutMs: config.webhooks.connectTimeoutMs,
+      allowPrivateTargets: config.allowInsecureWebhooks,
+    });
   const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
     baseUrl: config.baseUrl,
     slackApiUrl: config.slackApiUrl,

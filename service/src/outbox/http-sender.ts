@@ -12,10 +12,11 @@ export type Sender = (url: string, headers: Record<string, string>, body: string
 
 /**
  * A POST sender over node:http(s) with keep-alive: no redirects followed, at most 1 KB of the answer
- * read, a hard timeout, and (unless private targets are allowed) no connection to a non-public
+ * read, a connect timeout shorter than the answer timeout, and (unless private targets are allowed) no connection to a non-public
  * address: IP literals are checked before connecting, host names on their resolved address so DNS cannot smuggle one in.
  */
-export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boolean }): Sender {
+export function httpSender(opts: { timeoutMs: number; connectTimeoutMs?: number; allowPrivateTargets: boolean }): Sender {
+  const connectTimeoutMs = Math.min(opts.connectTimeoutMs ?? opts.timeoutMs, opts.timeoutMs);
   const lookup: LookupFunction | undefined = opts.allowPrivateTargets
     ? undefined
     : (hostname, options, callback) =>
@@ -60,6 +61,13 @@ export function httpSender(opts: { timeoutMs: number; allowPrivateTargets: boole
         lookup,
       });
       const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      // A host that never completes the handshake is given up sooner than one that is slow to answer.
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        const connecting = setTimeout(() => req.destroy(new Error(`could not connect within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connecting));
+        socket.once('close', () => clearTimeout(connecting));
+      });
       req.on('error', (err) => {
         clearTimeout(timer);
         done({ statusCode: null, error: err.message, permanentFailure: null, responseBody: null, retryAfterMs: null });
