@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { call, startService, svcCli, tempDataDir } from './support/service-process';
+import { call, startService, tempDataDir, unlimitedKey } from './support/service-process';
 
 describe('graceful stop', () => {
   let dataDir: string;
@@ -22,19 +22,7 @@ describe('graceful stop', () => {
   });
 
   it('stops within the 10 s limit with a delivery backlog to a receiver that never answers, losing nothing', async () => {
-    const key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'e2e',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '100000',
-      '--rate-limit-per-minute',
-      '1000000',
-    ).stdout.trim();
+    const key = unlimitedKey(dataDir);
     const env = { SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_WEBHOOK_TIMEOUT_MS: '15000' };
     let svc = await startService(dataDir, env);
     const tarpitUrl = `http://127.0.0.1:${(tarpit.address() as net.AddressInfo).port}/hook`;

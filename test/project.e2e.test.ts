@@ -1,14 +1,5 @@
 import fs from 'node:fs';
-import { call, startService, svcCli, tempDataDir, type ServiceProcess } from './support/service-process';
-
-/** Polls `check` every 100 ms until it returns true, for at most `ms`. */
-async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { call, startService, svcCli, tempDataDir, type ServiceProcess, waitFor, unlimitedKey } from './support/service-process';
 
 describe('the project database in the real service process', () => {
   let dataDir: string;
@@ -16,19 +7,7 @@ describe('the project database in the real service process', () => {
   let svc: ServiceProcess | undefined;
   beforeAll(() => {
     dataDir = tempDataDir();
-    key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'e2e',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '10000',
-      '--rate-limit-per-minute',
-      '100000',
-    ).stdout.trim();
+    key = unlimitedKey(dataDir);
   });
   afterAll(async () => {
     await svc?.stop('SIGKILL');

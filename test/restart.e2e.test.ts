@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { call, startService, svcCli, tempDataDir } from './support/service-process';
+import { call, startService, tempDataDir, unlimitedKey } from './support/service-process';
 
 describe('restart safety', () => {
   let dataDir: string;
@@ -9,19 +9,7 @@ describe('restart safety', () => {
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps everything acknowledged when the process is killed with SIGKILL', async () => {
-    const key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'e2e',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '100000',
-      '--rate-limit-per-minute',
-      '1000000',
-    ).stdout.trim();
+    const key = unlimitedKey(dataDir);
     let svc = await startService(dataDir);
     const webinar = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Webinar', kind: 'webinar', slug: 'crash-test' });
     const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/crash-test/registrations', key, {

@@ -1,18 +1,9 @@
 import { startReceiver, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
 import { startVerifyReceiver } from './receivers/verify-receiver';
-import { call, startService, svcCli, tempDataDir, type ServiceProcess } from './support/service-process';
+import { call, startService, tempDataDir, type ServiceProcess, waitFor, unlimitedKey } from './support/service-process';
 
 const ENV = { SVC_ALLOW_INSECURE_WEBHOOKS: 'true' };
-
-/** Polls `check` every 50 ms until it returns true, for at most `ms`. */
-async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('webhooks against the real service process', () => {
   let dataDir: string;
@@ -20,19 +11,7 @@ describe('webhooks against the real service process', () => {
   let svc: ServiceProcess | undefined;
   beforeEach(() => {
     dataDir = tempDataDir();
-    key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'e2e',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '10000',
-      '--rate-limit-per-minute',
-      '100000',
-    ).stdout.trim();
+    key = unlimitedKey(dataDir);
   });
   afterEach(async () => {
     await svc?.stop('SIGKILL');

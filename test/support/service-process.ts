@@ -93,3 +93,18 @@ export async function call(
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
+
+/** Polls `check` every 50 ms until it returns true, for at most `ms`. */
+export async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** An all-scopes key on `dataDir`, created with the CLI, with limits high enough for load tests. */
+export function unlimitedKey(dataDir: string): string {
+  const args = ['--scopes', 'all', '--rate-limit-per-second', '100000', '--rate-limit-per-minute', '1000000'];
+  return svcCli(dataDir, 'keys', 'create', '--name', 'e2e', ...args).stdout.trim();
+}
