@@ -58,7 +58,7 @@ export class DeliveryWorker {
     this.loop = new ClaimLoop(
       'delivery worker',
       {
-        claim: (capacity, now) => this.deps.transaction(() => this.claim(capacity, now)),
+        claim: (capacity, now) => this.track(this.deps.transaction(() => this.claim(capacity, now))),
         run: (d) => this.attempt(d),
         nextDueAt: () => deps.deliveries.nextDueAt(),
         refillsItself: true,
@@ -91,7 +91,7 @@ export class DeliveryWorker {
     return this.loop.runOnce();
   }
 
-  /** Claims up to `capacity` due deliveries, shared fairly; runs inside the caller's transaction. */
+  /** Claims up to `capacity` due deliveries, shared fairly; runs inside the caller's transaction (`track` them once it committed). */
   private claim(capacity: number, now: number): ClaimedDelivery[] {
     const { settings } = this.deps;
     const leaseUntil = now + settings.timeoutMs + LEASE_MARGIN_MS;
@@ -106,7 +106,11 @@ export class DeliveryWorker {
       { destinations: this.busyDestinations, organizations: this.busyOrganizations },
     );
     const ids = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
-    const claimed = this.deps.deliveries.withEvents(ids);
+    return this.deps.deliveries.withEvents(ids);
+  }
+
+  /** Counts committed claims against their destination's and organization's caps. */
+  private track(claimed: ClaimedDelivery[]): ClaimedDelivery[] {
     for (const d of claimed) {
       adjust(this.busyDestinations, d.destination_id, +1);
       adjust(this.busyOrganizations, d.organization_id, +1);
@@ -144,10 +148,10 @@ export class DeliveryWorker {
     }
     let replacements: ClaimedDelivery[] = [];
     try {
-      this.deps.transaction(() => {
+      replacements = this.deps.transaction(() => {
         for (const outcome of batch) this.record(outcome.delivery, outcome.startedAt, outcome.result);
         const free = this.deps.settings.concurrency - (this.loop.busy - batch.length);
-        if (this.loop.running && free > 0) replacements = this.claim(free, this.deps.clock.now());
+        return this.loop.running && free > 0 ? this.claim(free, this.deps.clock.now()) : [];
       });
     } catch (err) {
       this.deps.logger.error('recording delivery attempts failed; they will be attempted again', {
@@ -155,7 +159,7 @@ export class DeliveryWorker {
         deliveries: batch.length,
       });
     }
-    this.loop.adopt(replacements);
+    this.loop.adopt(this.track(replacements));
     // Deliveries due but not claimable now (a busy destination) wait for the loop's next poll or wake.
     if (replacements.length === 0) this.loop.wake();
     for (const outcome of batch) {
