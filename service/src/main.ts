@@ -2,14 +2,14 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
-import { createDeliveryWorker, createJobWorker } from './services';
 import { listen } from './http/server';
+import { serveLocalSql } from './project/project.socket';
+import { createDeliveryWorker } from './services';
 
 /** The most a graceful stop may take before the process exits anyway. */
 const STOP_LIMIT_MS = 10_000;
 // Leaves time to close the database and exit inside STOP_LIMIT_MS.
 const STOP_WAIT_MS = STOP_LIMIT_MS - 1_000;
-import { serveLocalSql } from './project/project.socket';
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -24,14 +24,11 @@ async function main(): Promise<void> {
   }
 
   const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
-  // The media pipeline registers its handlers (transcribe, summarize) here.
-  const jobWorker = createJobWorker(services, [], logger);
   const app = createApp({ config, services, logger, project: core.project });
   const server = await listen(app, config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
-  jobWorker.start();
   // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
   const localSql = core.project.start().then(
     () => serveLocalSql(core.project, config.dataDir),
@@ -48,14 +45,10 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { signal });
     const started = Date.now();
-    // The workers stop claiming at once (not after the last HTTP connection closed), so a backlog
-    // cannot keep them busy; attempts still in flight at the deadline are left leased and are repeated
+    // The worker stops claiming at once (not after the last HTTP connection closed), so a backlog
+    // cannot keep it busy; attempts still in flight at the deadline are left leased and are repeated
     // at the next start, as after a crash.
-    const closed = Promise.all([
-      new Promise<void>((resolve) => server.close(() => resolve())),
-      deliveryWorker.stop(),
-      jobWorker.stop(),
-    ]).then(async () => {
+    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop()]).then(async () => {
       await (await localSql).close();
       await core.project.close();
     });

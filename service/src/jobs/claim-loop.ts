@@ -52,17 +52,11 @@ export class ClaimLoop<T> {
     this.wake();
   }
 
-  /** Stops claiming and waits, at most `timeoutMs`, for the items in flight to finish. */
-  async stop(timeoutMs = Infinity): Promise<void> {
+  /** Stops claiming and waits for the items in flight to finish (the process's stop bounds the wait). */
+  async stop(): Promise<void> {
     this.isRunning = false;
     clearTimeout(this.timer);
-    if (this.inFlight.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      if (Number.isFinite(timeoutMs)) timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([Promise.all(this.inFlight), deadline]);
-    clearTimeout(timer);
+    await Promise.all(this.inFlight);
   }
 
   /** Tells a running loop that new work may be due now. */

@@ -87,9 +87,9 @@ export class JobWorker {
     this.loop.start();
   }
 
-  /** Stops claiming and waits (at most `timeoutMs`) for running jobs. */
-  stop(timeoutMs?: number): Promise<void> {
-    return this.loop.stop(timeoutMs);
+  /** Stops claiming and waits for running jobs. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Tells a running worker that a job may be due now. */

@@ -76,9 +76,9 @@ export class DeliveryWorker {
     this.loop.start();
   }
 
-  /** Stops claiming and waits (at most `timeoutMs`) for the attempts in flight to be recorded; unrecorded ones are attempted again after a restart. */
-  stop(timeoutMs?: number): Promise<void> {
-    return this.loop.stop(timeoutMs);
+  /** Stops claiming and waits for the attempts in flight to be recorded; any not recorded are attempted again after a restart. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Tells a running worker that new deliveries may be due now. */
