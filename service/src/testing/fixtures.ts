@@ -46,13 +46,17 @@ export function seedParticipant(
 
 /** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */
 export function seedRecording(t: TestServer, meetingId: string, content = 'webm-bytes', opts: { ready?: boolean } = {}): Recording {
-  const started = t.services.recordings.start(meetingId, 'video');
-  if (opts.ready === false) return t.services.recordings.view(started);
+  if (opts.ready === false) return t.services.recordings.view(t.services.recordings.start(meetingId, 'video'));
+  return recordFile(t.services, t.config.dataDir, meetingId, content);
+}
+
+/** A recording started and finished, as the media pipeline would, with `content` as its file under `dataDir` (emits recording.ready). */
+export function recordFile(services: Services, dataDir: string, meetingId: string, content: string): Recording {
+  const started = services.recordings.start(meetingId, 'video');
   const fileName = `${started.id}.webm`;
-  const dir = recordingsDir(t.config.dataDir);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, fileName), content);
-  return t.services.recordings.markReady(started.id, {
+  fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
+  fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), content);
+  return services.recordings.markReady(started.id, {
     fileName,
     contentType: 'video/webm',
     sizeBytes: Buffer.byteLength(content),

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { bootstrap } from '../bootstrap';
 import { loadConfig } from '../config';
-import { recordingsDir } from '../services';
 import { createLogger } from '../shared/logger';
-import { seedSummary, seedTranscript } from './fixtures';
+import { recordFile, seedSummary, seedTranscript } from './fixtures';
 
 /** What `seedMediaResults` produced. */
 export interface SeededMedia {
@@ -20,16 +17,7 @@ export interface SeededMedia {
 export function seedMediaResults(dataDir: string, meetingId: string): SeededMedia {
   const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
   try {
-    const { recordings } = core.services;
-    const recordingIds: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const started = recordings.start(meetingId, 'video');
-      const fileName = `${started.id}.webm`;
-      fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
-      fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), 'webm-bytes');
-      recordings.markReady(started.id, { fileName, contentType: 'video/webm', sizeBytes: 10, durationSeconds: 125 });
-      recordingIds.push(started.id);
-    }
+    const recordingIds = [0, 1].map(() => recordFile(core.services, dataDir, meetingId, 'webm-bytes').id);
     const transcript = seedTranscript(core.services, meetingId);
     const summary = seedSummary(core.services, meetingId);
     return { recordingIds, transcriptText: transcript.text, tldr: summary.tldr };
