@@ -1,5 +1,6 @@
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
 import type { DeliveryTarget, DestinationHealth, SendResult } from '../outbox/destination';
+import { healthOf } from '../outbox/destinations.repo';
 import { isoAt } from '../shared/clock';
 import type { IntegrationsRepo } from './integrations.repo';
 
@@ -11,14 +12,7 @@ export abstract class IntegrationTarget implements DeliveryTarget {
 
   health(destinationId: string): DestinationHealth | undefined {
     const row = this.integrations.findAny(destinationId);
-    return (
-      row && {
-        enabled: row.enabled === 1,
-        disabled_reason: row.disabled_reason,
-        failing_since: row.failing_since,
-        last_error: row.last_error,
-      }
-    );
+    return row && healthOf(row);
   }
 
   saveHealth(

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import type { EventType } from '../events/event-types';
 import type { DestinationKind } from './deliveries.repo';
+import type { DestinationHealth } from './destination';
 
 /** The columns every delivery destination (a webhook endpoint, a chat integration) has. */
 export interface DestinationRow {
@@ -12,6 +13,11 @@ export interface DestinationRow {
   /** Epoch ms of the first failed attempt since the last success. */
   failing_since: number | null;
   last_error: string | null;
+}
+
+/** The health columns of a destination row, as the delivery worker reads them. */
+export function healthOf(row: DestinationRow): DestinationHealth {
+  return { enabled: row.enabled === 1, disabled_reason: row.disabled_reason, failing_since: row.failing_since, last_error: row.last_error };
 }
 
 /** A destination subscribed to an event type. */

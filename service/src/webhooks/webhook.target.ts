@@ -4,6 +4,7 @@ import { failedBeforeSending, healthChanged, type DeliveryTarget, type Destinati
 import type { Sender } from '../outbox/http-sender';
 import { isoAt } from '../shared/clock';
 import type { SecretBox } from '../shared/secret-box';
+import { healthOf } from '../outbox/destinations.repo';
 import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 
 const MAX_OPENED_SECRETS = 10_000;
@@ -41,14 +42,7 @@ export class WebhookTarget implements DeliveryTarget {
 
   health(destinationId: string): DestinationHealth | undefined {
     const endpoint = this.endpoints.findAny(destinationId);
-    return (
-      endpoint && {
-        enabled: endpoint.enabled === 1,
-        disabled_reason: endpoint.disabled_reason,
-        failing_since: endpoint.failing_since,
-        last_error: endpoint.last_error,
-      }
-    );
+    return endpoint && healthOf(endpoint);
   }
 
   saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; now: number }): void {
