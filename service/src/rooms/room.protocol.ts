@@ -1,0 +1,239 @@
+/**
+ * The room's wire protocol, shared by the service (ws/ adapter, rooms/ handlers) and the room page
+ * (web/room). Types only, with no imports, so browser code can import it.
+ *
+ * HTTP, without an API key (rate limited per client address):
+ * - `GET /rooms/v1/{code}` -> `RoomInfo`; 404 problem+json for an unknown code.
+ * - `POST /rooms/v1/{code}/credentials` with `CredentialRequest` -> 201 `JoinCredential`;
+ *   problem+json `meeting_unavailable` (409, with `reason`) for ended or cancelled meetings,
+ *   `unauthorized` (401) for a bad host/invite token, `validation_failed` (400) for a bad name.
+ *
+ * WebSocket `GET /rooms/v1/socket?credential=<credential>` (one per peer). Every frame is one JSON text
+ * message: a `ClientRequest` from the page, a `ServerResponse` to it (same `id`), or a
+ * `ServerNotificationFrame` pushed by the service. A refused credential gets an `error` notification and
+ * the socket closes with code 4401.
+ */
+
+/** What the pre-join screen shows about a meeting. */
+export interface RoomInfo {
+  code: string;
+  title: string;
+  kind: 'meeting' | 'webinar';
+  status: 'scheduled' | 'live' | 'ended' | 'cancelled';
+  /** False when nobody can join (ended or cancelled); `unavailable_reason` says why. */
+  available: boolean;
+  unavailable_reason: 'ended' | 'cancelled' | null;
+  waiting_room: boolean;
+}
+
+/** Why a meeting cannot be joined; an unknown code is `not_found`. */
+export type UnavailableReason = 'not_found' | 'ended' | 'cancelled';
+
+/** The body of `POST /rooms/v1/{code}/credentials`. */
+export interface CredentialRequest {
+  /** The display name, 1..80 characters on one line; ignored for registrants (their registration fixes it). */
+  name?: string;
+  /** The `host` query parameter of a host link. */
+  host?: string;
+  /** The `invite` query parameter of a webinar registrant's link. */
+  invite?: string;
+}
+
+/** A short-lived signed credential for the room's WebSocket, and what the page needs to connect. */
+export interface JoinCredential {
+  credential: string;
+  expires_at: string;
+  /** Absolute ws:// or wss:// URL of the socket, credential included. */
+  socket_url: string;
+  role: ParticipantRole;
+  name: string;
+  identity: string;
+  /** STUN/TURN servers for RTCPeerConnection (empty unless TURN is configured). */
+  ice_servers: IceServer[];
+}
+
+/** One entry of RTCConfiguration.iceServers. */
+export interface IceServer {
+  urls: string[];
+  username?: string;
+  credential?: string;
+}
+
+/** A role in a room: hosts may end the meeting, admit from the waiting room and remove participants. */
+export type ParticipantRole = 'host' | 'guest';
+
+/** What a peer sends: camera and screen share are video, the microphone is audio. */
+export type MediaSource = 'microphone' | 'camera' | 'screen';
+
+/** Why a peer left the room; the page says so. */
+export type LeaveReason = 'left' | 'removed' | 'meeting-ended' | 'denied' | 'replaced';
+
+/** A peer in the room as everyone sees it. */
+export interface PeerInfo {
+  id: string;
+  name: string;
+  role: ParticipantRole;
+  identity: string;
+  /** Sources this peer currently sends, with whether each is paused (muted). */
+  media: Partial<Record<MediaSource, { producerId: string; paused: boolean }>>;
+}
+
+/** Someone in the waiting room, as hosts see them. */
+export interface WaitingPeer {
+  id: string;
+  name: string;
+  since: string;
+}
+
+/** A chat message as stored and shown. */
+export interface ChatMessage {
+  id: string;
+  meeting_id: string;
+  /** The participant id of the sender. */
+  participant_id: string;
+  sender_name: string;
+  sender_identity: string;
+  text: string;
+  sent_at: string;
+}
+
+/** ICE/DTLS/SCTP parameters of a server-side WebRTC transport, as mediasoup-client's createSendTransport/createRecvTransport take them. */
+export interface TransportOptions {
+  id: string;
+  iceParameters: unknown;
+  iceCandidates: unknown[];
+  dtlsParameters: unknown;
+}
+
+/** What the page must do with a new consumer: create it on the receive transport, then call `resumeConsumer`. */
+export interface ConsumerOptions {
+  id: string;
+  producerId: string;
+  peerId: string;
+  kind: 'audio' | 'video';
+  source: MediaSource;
+  rtpParameters: unknown;
+  /** 'simulcast' for cameras: the page picks layers with `setConsumerLayers` by tile size. */
+  type: string;
+  producerPaused: boolean;
+}
+
+/** The state a peer receives once it is in the room. */
+export interface RoomState {
+  self: PeerInfo;
+  peers: PeerInfo[];
+  meeting: { id: string; code: string; title: string; kind: 'meeting' | 'webinar' };
+  /** False for webinar attendees: they watch and chat but do not send media. */
+  canSendMedia: boolean;
+  /** The latest chat messages, oldest first. */
+  chat: ChatMessage[];
+  /** Hosts only: who waits to be admitted. */
+  waiting: WaitingPeer[];
+  participantCount: number;
+  recording: boolean;
+}
+
+/** Requests the page sends, by method: `data` in, `result` out. */
+export interface RoomMethods {
+  /** First call on a socket: the router's RTP capabilities for mediasoup-client's Device.load. */
+  getRouterRtpCapabilities: { data: Record<string, never>; result: { rtpCapabilities: unknown } };
+  /** Enters the room (or the waiting room); `rtpCapabilities` are the device's, used to consume others' media. */
+  join: { data: { rtpCapabilities: unknown }; result: { status: 'joined'; state: RoomState } | { status: 'waiting' } };
+  createTransport: { data: { direction: 'send' | 'recv' }; result: TransportOptions };
+  connectTransport: { data: { transportId: string; dtlsParameters: unknown }; result: Record<string, never> };
+  restartIce: { data: { transportId: string }; result: { iceParameters: unknown } };
+  produce: {
+    data: { transportId: string; kind: 'audio' | 'video'; rtpParameters: unknown; source: MediaSource; paused?: boolean };
+    result: { producerId: string };
+  };
+  closeProducer: { data: { producerId: string }; result: Record<string, never> };
+  /** Mute (pause) or unmute (resume) one of the peer's own producers. */
+  pauseProducer: { data: { producerId: string }; result: Record<string, never> };
+  resumeProducer: { data: { producerId: string }; result: Record<string, never> };
+  /** The page's ack of `newConsumer`: media starts flowing. */
+  resumeConsumer: { data: { consumerId: string }; result: Record<string, never> };
+  /** Stops a consumer's media while its tile is hidden. */
+  pauseConsumer: { data: { consumerId: string }; result: Record<string, never> };
+  /** The simulcast layer the tile needs (0 = lowest). */
+  setConsumerLayers: { data: { consumerId: string; spatialLayer: number; temporalLayer?: number }; result: Record<string, never> };
+  sendChat: { data: { text: string }; result: { message: ChatMessage } };
+  leave: { data: Record<string, never>; result: Record<string, never> };
+  /** Hosts only. */
+  admit: { data: { peerId: string }; result: Record<string, never> };
+  /** Hosts only: turns a waiting peer away. */
+  deny: { data: { peerId: string }; result: Record<string, never> };
+  /** Hosts only: removes a peer from the room (reason `removed`). */
+  remove: { data: { peerId: string }; result: Record<string, never> };
+  /** Hosts only: ends the meeting for everyone (reason `meeting-ended`). */
+  endMeeting: { data: Record<string, never>; result: Record<string, never> };
+}
+
+/** A method name of the room protocol. */
+export type RoomMethod = keyof RoomMethods;
+
+/** A request frame: `id` is chosen by the page and echoed in the response. */
+export interface ClientRequest<M extends RoomMethod = RoomMethod> {
+  id: number;
+  method: M;
+  data?: RoomMethods[M]['data'];
+}
+
+/** An error as the socket reports it: the same codes as the REST API's problem+json. */
+export interface RoomError {
+  code: string;
+  message: string;
+}
+
+/** The answer to one request. */
+export type ServerResponse<M extends RoomMethod = RoomMethod> =
+  { id: number; ok: true; data: RoomMethods[M]['result'] } | { id: number | null; ok: false; error: RoomError };
+
+/** Notifications the service pushes, by name. */
+export interface RoomNotifications {
+  peerJoined: { peer: PeerInfo };
+  peerLeft: { peerId: string; reason: LeaveReason };
+  /** A peer's media changed (a source started, stopped, was muted or unmuted). */
+  peerUpdated: { peer: PeerInfo };
+  newConsumer: ConsumerOptions;
+  consumerClosed: { consumerId: string };
+  /** The producer behind a consumer was muted or unmuted. */
+  consumerPaused: { consumerId: string };
+  consumerResumed: { consumerId: string };
+  /** The loudest peer, or null in silence. */
+  activeSpeaker: { peerId: string | null };
+  chatMessage: { message: ChatMessage };
+  participantCount: { count: number };
+  /** Hosts only: the waiting room changed. */
+  waiting: { peers: WaitingPeer[] };
+  /** A waiting peer was let in: call `join` again. */
+  admitted: Record<string, never>;
+  recording: { active: boolean };
+  /**
+   * The media server behind the room restarted: close every transport, producer and consumer and
+   * set them up again (createTransport, produce); the peer stays in the room.
+   */
+  mediaReset: Record<string, never>;
+  /** The peer is out of the room; the socket closes after this. */
+  left: { reason: LeaveReason };
+  /** An error outside any request (refused credential, unreadable frame). */
+  error: RoomError;
+}
+
+/** A notification name of the room protocol. */
+export type RoomNotification = keyof RoomNotifications;
+
+/** A notification frame. */
+export interface ServerNotificationFrame<N extends RoomNotification = RoomNotification> {
+  notification: N;
+  data: RoomNotifications[N];
+}
+
+/** Limits the service enforces on the socket, published so the page can respect them. */
+export const ROOM_LIMITS = {
+  /** Bytes of one frame; larger frames get a `payload_too_large` error. */
+  maxFrameBytes: 64 * 1024,
+  /** Characters of a chat message. */
+  maxChatLength: 2_000,
+  /** Characters of a display name. */
+  maxNameLength: 80,
+} as const;

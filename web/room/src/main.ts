@@ -1,0 +1,2 @@
+/** Entry of the room page. */
+document.getElementById('app')!.textContent = 'Loading…';
