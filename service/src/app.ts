@@ -17,6 +17,8 @@ import type { ProjectDatabase } from './project/project.database';
 import { participantsRoutes } from './participants/participants.routes';
 import { recordingsRoutes } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
+import { roomPageRouter } from './rooms/room-page.routes';
+import type { WorkerPool } from './media/worker-pool';
 import type { Services } from './services';
 import type { Logger } from './shared/logger';
 import { summariesRoutes } from './summaries/summaries.routes';
@@ -31,6 +33,8 @@ export interface AppDeps {
   logger: Logger;
   /** The project database; when given, its GraphQL endpoint is served at /project/graphql/v1. */
   project?: ProjectDatabase;
+  /** The mediasoup workers, reported by /healthz; absent when the service runs without rooms. */
+  media?: WorkerPool;
 }
 
 /** The public API's routes, in one table that the OpenAPI test compares with the document. */
@@ -38,7 +42,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
   return [
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
-    ...roomsRoutes(s.roomLinks),
+    ...roomsRoutes(s.roomLinks, s.rooms),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),
     ...transcriptsRoutes(s.transcripts),
@@ -62,8 +66,12 @@ export function createApp(deps: AppDeps): Express {
 
   app.get('/healthz', (_req, res) => {
     services.db.prepare('SELECT 1').get();
-    res.json({ status: 'ok' });
+    const workers = deps.media?.health() ?? [];
+    // Rooms need at least one running worker; while the pool replaces a dead one the others carry on.
+    const mediaUp = !deps.media || workers.some((w) => w.alive);
+    res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers });
   });
+  app.use(roomPageRouter(services.rooms, services.clock));
 
   const api = Router();
   api.use(docsRouter());

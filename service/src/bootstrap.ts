@@ -25,7 +25,7 @@ export function bootstrap(config: Config, opts: { clock?: Clock; logger?: Logger
   const logger = opts.logger ?? createLogger(config.logLevel);
   const db = openDatabase(config.databasePath);
   const migrationsApplied = migrate(db);
-  const services = createServices(db, config, opts.clock ?? systemClock, loadMasterKey(config.dataDir, config.masterKey));
+  const services = createServices(db, config, opts.clock ?? systemClock, loadMasterKey(config.dataDir, config.masterKey), logger);
   const project = new ProjectDatabase({ dataDir: config.dataDir, baseUrl: config.baseUrl, ...config.project });
   return { config, logger, services, migrationsApplied, project, close: () => db.close() };
 }

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import type { RoomSettings } from './rooms/rooms.service';
 
 /** Every setting of the service, read once from the environment and validated. */
 export interface Config {
@@ -17,6 +19,20 @@ export interface Config {
   /** Base URL of Slack's Web API (a proxy or, in tests, a local fake). */
   slackApiUrl: string;
   project: ProjectConfig;
+  rtc: RtcConfig;
+  rooms: RoomSettings;
+}
+
+/** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
+export interface RtcConfig {
+  /** Worker processes; 0 runs the service without rooms. */
+  workers: number;
+  minPort: number;
+  maxPort: number;
+  /** Local address the media ports listen on. */
+  listenIp: string;
+  /** Address put in ICE candidates (the public IP behind NAT); absent: picked by the worker pool. */
+  announcedIp: string | undefined;
 }
 
 /** The project database: embedded in `{dataDir}/project` unless `databaseUrl` names a PostgreSQL server. */
@@ -85,7 +101,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtSecret: projectJwtSecret(env.SVC_PROJECT_JWT_SECRET),
       statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
     },
+    rtc: rtcConfig(env),
+    rooms: {
+      emptyGraceSeconds: integer(env, 'SVC_ROOM_EMPTY_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
+      turnUrls: turnUrls(env.SVC_TURN_URLS),
+      turnSecret: env.SVC_TURN_SECRET || undefined,
+    },
   };
+}
+
+function rtcConfig(env: NodeJS.ProcessEnv): RtcConfig {
+  const minPort = integer(env, 'SVC_RTC_MIN_PORT', 40_000, 1, 65_535);
+  const maxPort = integer(env, 'SVC_RTC_MAX_PORT', 40_099, 1, 65_535);
+  const workers = integer(env, 'SVC_RTC_WORKERS', os.availableParallelism(), 0, 64);
+  if (maxPort < minPort) throw new ConfigError(`SVC_RTC_MAX_PORT (${maxPort}) must not be below SVC_RTC_MIN_PORT (${minPort})`);
+  if (workers > maxPort - minPort + 1) {
+    throw new ConfigError(`SVC_RTC_MIN_PORT..SVC_RTC_MAX_PORT has ${maxPort - minPort + 1} ports; the ${workers} workers need one each`);
+  }
+  const listenIp = env.SVC_RTC_LISTEN_IP || '0.0.0.0';
+  if (!isIp(listenIp)) throw new ConfigError(`SVC_RTC_LISTEN_IP must be an IP address, got "${listenIp}"`);
+  const announcedIp = env.SVC_RTC_ANNOUNCED_IP || undefined;
+  if (announcedIp !== undefined && !/^[A-Za-z0-9.:-]+$/.test(announcedIp)) {
+    throw new ConfigError(`SVC_RTC_ANNOUNCED_IP must be an IP address or host name, got "${announcedIp}"`);
+  }
+  return { workers, minPort, maxPort, listenIp, announcedIp };
+}
+
+function isIp(text: string): boolean {
+  return /^(\d{1,3}\.){3}\d{1,3}$/.test(text) || (text.includes(':') && /^[0-9a-fA-F:.]+$/.test(text));
+}
+
+function turnUrls(raw: string | undefined): string[] {
+  if (!raw) return [];
+  const urls = raw
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  const bad = urls.find((url) => !/^(turns?|stuns?):[^\s]+$/.test(url));
+  if (bad) throw new ConfigError(`SVC_TURN_URLS must be comma-separated turn:, turns: or stun: URLs, got "${bad}"`);
+  return urls;
 }
 
 function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {

@@ -1,10 +1,15 @@
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
+import type { Logger } from './shared/logger';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
 import { listen } from './http/server';
 import { serveLocalSql } from './project/project.socket';
 import { createDeliveryWorker } from './services';
+import { WorkerPool } from './media/worker-pool';
+import { roomMediaProvider } from './media/room-media';
+import { EmptyRoomsWorker } from './rooms/empty-rooms.worker';
+import { attachRoomSockets } from './ws/room.socket';
 
 /** The most a graceful stop may take before the process exits anyway. */
 const STOP_LIMIT_MS = 10_000;
@@ -24,8 +29,15 @@ async function main(): Promise<void> {
   }
 
   const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
-  const app = createApp({ config, services, logger, project: core.project });
+  // Nobody can be in a room of a process that is only starting: whoever was in one when it stopped has left.
+  services.rooms.recordEveryoneLeft();
+  const media = config.rtc.workers > 0 ? await startMediaWorkers(config, logger) : undefined;
+  if (media) services.rooms.useMedia(roomMediaProvider(media));
+  const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
+  const app = createApp({ config, services, logger, project: core.project, media });
   const server = await listen(app, config.port, config.host);
+  const roomSockets = attachRoomSockets(server, services.rooms, logger);
+  emptyRooms.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
@@ -48,10 +60,15 @@ async function main(): Promise<void> {
     // The worker stops claiming at once (not after the last HTTP connection closed), so a backlog
     // cannot keep it busy; attempts still in flight at the deadline are left leased and are repeated
     // at the next start, as after a crash.
-    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop()]).then(async () => {
-      await (await localSql).close();
-      await core.project.close();
-    });
+    emptyRooms.stop();
+    services.rooms.close();
+    roomSockets.close();
+    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop(), media?.close()]).then(
+      async () => {
+        await (await localSql).close();
+        await core.project.close();
+      },
+    );
     server.closeIdleConnections();
     let deadline: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timed out'>((resolve) => (deadline = setTimeout(() => resolve('timed out'), STOP_WAIT_MS)));
@@ -69,6 +86,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** One mediasoup worker per configured slot, each with its WebRtcServer on its slice of the RTC ports. */
+function startMediaWorkers(config: Config, logger: Logger): Promise<WorkerPool> {
+  const { workers, minPort, maxPort, listenIp, announcedIp } = config.rtc;
+  return WorkerPool.start({ workers, minPort, maxPort, listenIp, announcedAddress: announcedIp, logger });
 }
 
 main().catch((err: unknown) => {

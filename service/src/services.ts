@@ -19,10 +19,12 @@ import { RecordingsRepo } from './recordings/recordings.repo';
 import { RecordingsService } from './recordings/recordings.service';
 import type { Clock } from './shared/clock';
 import { IdGenerator } from './shared/ids';
-import type { Logger } from './shared/logger';
+import { createLogger, type Logger } from './shared/logger';
 import { SecretBox } from './shared/secret-box';
 import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
+import { ChatRepo } from './rooms/chat.repo';
+import { RoomsService } from './rooms/rooms.service';
 import { transactionOf, type Transaction } from './shared/transaction';
 import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
@@ -51,6 +53,7 @@ export interface Services {
   secrets: SecretBox;
   tokens: SignedTokens;
   roomLinks: RoomLinks;
+  rooms: RoomsService;
   keys: KeysService;
   identity: IdentityService;
   events: EventsService;
@@ -78,9 +81,10 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks'>,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms'>,
   clock: Clock,
   masterKey: Buffer,
+  logger: Logger = createLogger('silent'),
 ): Services {
   const secrets = new SecretBox(masterKey);
   const tokens = new SignedTokens(masterKey);
@@ -116,6 +120,21 @@ export function createServices(
   );
   events.subscribe(webhooks);
   events.subscribe(integrations);
+  const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
+  const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
+  const rooms = new RoomsService(
+    meetings,
+    participants,
+    registrations,
+    roomLinks,
+    new ChatRepo(db),
+    tokens,
+    transaction,
+    ids,
+    clock,
+    config.rooms,
+    logger,
+  );
   return {
     db,
     clock,
@@ -124,11 +143,12 @@ export function createServices(
     secrets,
     tokens,
     roomLinks,
+    rooms,
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
     events,
     meetings,
-    participants: new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock),
+    participants,
     recordings: new RecordingsService(
       new RecordingsRepo(db),
       meetings,
@@ -141,7 +161,7 @@ export function createServices(
     ),
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
-    registrations: new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock),
+    registrations,
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
     jobs: new JobQueue(jobsRepo, ids, clock),
     jobsRepo,

@@ -12,6 +12,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  meeting_unavailable: 409,
   method_not_allowed: 405,
   internal_error: 500,
 };
@@ -26,6 +27,7 @@ const TITLES: Record<ErrorCode, string> = {
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Rate limited',
+  meeting_unavailable: 'Meeting unavailable',
   method_not_allowed: 'Method not allowed',
   internal_error: 'Internal error',
 };

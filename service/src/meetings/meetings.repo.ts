@@ -46,6 +46,8 @@ export class MeetingsRepo {
   private readonly byIdInOrg;
   private readonly byIdAnywhere;
   private readonly byCode;
+  private readonly byCodeAnywhere;
+  private readonly idleLiveStmt;
   private readonly byCodeInOrg;
   private readonly bySlug;
   private readonly listStmt;
@@ -66,6 +68,10 @@ export class MeetingsRepo {
     this.byIdInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE id = ? AND organization_id = ?');
     this.byCodeInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE code = ? AND organization_id = ?');
     this.byIdAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE id = ?');
+    this.byCodeAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE code = ?');
+    this.idleLiveStmt = db.prepare<[string], MeetingRow>(`SELECT * FROM meetings m WHERE m.status = 'live'
+      AND NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.left_at IS NULL)
+      AND COALESCE((SELECT MAX(p.left_at) FROM participants p WHERE p.meeting_id = m.id), m.started_at) <= ?`);
     this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
     this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs} ORDER BY organization_id`);
     this.listStmt = db.prepare<[string, string, number], MeetingRow>(
@@ -90,6 +96,16 @@ export class MeetingsRepo {
   /** Finds by id in any organization: only for work no caller asked for (events of background jobs). */
   findById(id: string): MeetingRow | undefined {
     return this.byIdAnywhere.get(id);
+  }
+
+  /** Finds by join code in any organization: for the room page, which anyone with the code may open. */
+  findByCodeAnywhere(code: string): MeetingRow | undefined {
+    return this.byCodeAnywhere.get(code);
+  }
+
+  /** Live meetings that nobody is in and that nobody has left since `cutoff` (ISO 8601, as stored). */
+  idleLive(cutoff: string): MeetingRow[] {
+    return this.idleLiveStmt.all(cutoff);
   }
 
   /** The webinars with `slug` in `orgIds`: at most one per organization. */

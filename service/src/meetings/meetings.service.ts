@@ -29,8 +29,13 @@ export interface Meeting {
 
 const CODE_ATTEMPTS = 8;
 
+/** Told when a meeting ended or was cancelled, after the change is stored. */
+export type MeetingClosedListener = (meeting: Meeting) => void;
+
 /** The rules of meetings and webinars: creation, edits, and the scheduled -> live -> ended / cancelled lifecycle. */
 export class MeetingsService {
+  private readonly closedListeners: MeetingClosedListener[] = [];
+
   constructor(
     private readonly repo: MeetingsRepo,
     private readonly identity: IdentityService,
@@ -83,6 +88,11 @@ export class MeetingsService {
         if (!message.includes('meetings.code') || attempt === CODE_ATTEMPTS) throw err;
       }
     }
+  }
+
+  /** Adds a listener for meetings that ended or were cancelled (the rooms disconnect everyone in them). */
+  onClosed(listener: MeetingClosedListener): void {
+    this.closedListeners.push(listener);
   }
 
   get(principal: Principal, idOrCode: string): Meeting {
@@ -145,7 +155,7 @@ export class MeetingsService {
     if (row.status !== 'scheduled') {
       throw AppError.conflict(`Only a scheduled meeting can be cancelled; meeting ${row.code} is ${row.status}`);
     }
-    return this.apply(row, { status: 'cancelled', updated_at: isoAt(this.clock.now()) });
+    return this.closed(this.apply(row, { status: 'cancelled', updated_at: isoAt(this.clock.now()) }));
   }
 
   /**
@@ -169,11 +179,24 @@ export class MeetingsService {
       throw AppError.conflict(`Only a live meeting can be ended; meeting ${row.code} is ${row.status}`);
     }
     const at = isoAt(this.clock.now());
-    return this.transaction(() => {
+    const ended = this.transaction(() => {
       const meeting = this.apply(row, { status: 'ended', ended_at: at, updated_at: at });
       this.events.emit(row.organization_id, 'meeting.ended', { meeting: meetingRef(meeting) });
       return meeting;
     });
+    return this.closed(ended);
+  }
+
+  /** A meeting by join code in any organization: the room page is open to whoever has the code. */
+  findByCode(code: string): MeetingRow {
+    const row = this.repo.findByCodeAnywhere(code);
+    if (!row) throw AppError.notFound(`Meeting ${code}`);
+    return row;
+  }
+
+  /** Live meetings nobody is in and nobody has left since `cutoff` (epoch ms): the empty-room sweep ends them. */
+  idleLive(cutoff: number): MeetingRow[] {
+    return this.repo.idleLive(isoAt(cutoff));
   }
 
   /** A meeting by id, whatever organization it is in; for background work that has no caller. */
@@ -202,6 +225,11 @@ export class MeetingsService {
       started_at: row.started_at,
       ended_at: row.ended_at,
     };
+  }
+
+  private closed(meeting: Meeting): Meeting {
+    for (const listener of this.closedListeners) listener(meeting);
+    return meeting;
   }
 
   private apply(row: MeetingRow, changes: MeetingChanges): Meeting {

@@ -16,6 +16,7 @@ export class ParticipantsRepo {
   private readonly insertStmt;
   private readonly listStmt;
   private readonly leaveStmt;
+  private readonly leaveAllStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO participants (id, meeting_id, name, role, identity, joined_at, left_at)
@@ -24,6 +25,7 @@ export class ParticipantsRepo {
       'SELECT * FROM participants WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );
     this.leaveStmt = db.prepare('UPDATE participants SET left_at = ? WHERE id = ? AND left_at IS NULL');
+    this.leaveAllStmt = db.prepare('UPDATE participants SET left_at = ? WHERE left_at IS NULL');
   }
 
   insert(row: ParticipantRow): void {
@@ -38,5 +40,10 @@ export class ParticipantsRepo {
   /** Records that a participant left; false when already recorded. */
   markLeft(id: string, at: string): boolean {
     return this.leaveStmt.run(at, id).changes === 1;
+  }
+
+  /** Records every participant still in a room as left at `at`; the number of rows changed. */
+  markAllLeft(at: string): number {
+    return this.leaveAllStmt.run(at).changes;
   }
 }

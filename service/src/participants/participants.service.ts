@@ -35,6 +35,11 @@ export class ParticipantsService {
     return this.repo.markLeft(participantId, isoAt(this.clock.now()));
   }
 
+  /** Records everyone still marked as in a room as left now: at start-up nobody can be connected to this process yet. */
+  recordAllLeft(): number {
+    return this.repo.markAllLeft(isoAt(this.clock.now()));
+  }
+
   /** One page of the participants of a meeting the principal can read, newest first. */
   list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Participant> {
     const meeting = this.meetings.find(principal, meetingIdOrCode);

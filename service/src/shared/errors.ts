@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'meeting_unavailable'
   | 'method_not_allowed'
   | 'internal_error';
 
@@ -23,6 +24,8 @@ export interface ErrorExtra {
   param?: string;
   errors?: FieldError[];
   required_scope?: string;
+  /** meeting_unavailable: why the meeting cannot be joined. */
+  reason?: string;
 }
 
 /** The one error type the code throws: a code and a detail for people, no transport status. */

@@ -14,6 +14,7 @@ export interface RegistrationRow {
 export class RegistrationsRepo {
   private readonly insertStmt;
   private readonly byEmail;
+  private readonly byId;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO registrations (id, meeting_id, email, email_normalized, name, created_at)
@@ -21,6 +22,7 @@ export class RegistrationsRepo {
     this.byEmail = db.prepare<[string, string], RegistrationRow>(
       'SELECT * FROM registrations WHERE meeting_id = ? AND email_normalized = ?',
     );
+    this.byId = db.prepare<[string], RegistrationRow>('SELECT * FROM registrations WHERE id = ?');
   }
 
   insert(row: RegistrationRow): void {
@@ -29,5 +31,9 @@ export class RegistrationsRepo {
 
   findByEmail(meetingId: string, emailNormalized: string): RegistrationRow | undefined {
     return this.byEmail.get(meetingId, emailNormalized);
+  }
+
+  findById(id: string): RegistrationRow | undefined {
+    return this.byId.get(id);
   }
 }

@@ -31,6 +31,13 @@ export class RegistrationsService {
     private readonly clock: Clock,
   ) {}
 
+  /** The registration `id` of the webinar `meetingId`, or not_found (the room reads the registrant's name from it). */
+  findForWebinar(meetingId: string, id: string): RegistrationRow {
+    const row = this.repo.findById(id);
+    if (!row || row.meeting_id !== meetingId) throw AppError.notFound(`Registration ${id}`);
+    return row;
+  }
+
   /** Registers `input.email` for the webinar `slug`; `created` is false when that email was already registered. */
   register(principal: Principal, slug: string, input: CreateRegistrationInput): { registration: Registration; created: boolean } {
     const webinar = this.meetings.findWebinar(principal, slug);

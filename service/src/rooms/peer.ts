@@ -1,0 +1,92 @@
+import type { MediaSource, ParticipantRole, PeerInfo, RoomNotification, RoomNotifications } from './room.protocol';
+
+/** Who a verified join credential says the peer is. */
+export interface Admission {
+  meetingId: string;
+  role: ParticipantRole;
+  name: string;
+  identity: string;
+  /** Set for a webinar registrant. */
+  registrationId: string | null;
+}
+
+/** The adapter side of a peer: how the room reaches its socket. */
+export interface PeerConnection {
+  notify<N extends RoomNotification>(name: N, data: RoomNotifications[N]): void;
+  /** Closes the socket (after the notifications already sent). */
+  close(): void;
+}
+
+/** Where a peer is: connected (socket open), in the waiting room, in the room, or gone. */
+export type PeerState = 'connected' | 'waiting' | 'joined' | 'left';
+
+/** Chat messages a peer may send in a burst, and how fast the allowance refills. */
+const CHAT_BURST = 10;
+const CHAT_REFILL_PER_SECOND = 1;
+
+/** One person's connection to a room: identity, state, what they send, and their socket. */
+export class Peer {
+  state: PeerState = 'connected';
+  /** The participants row, once joined. */
+  participantId: string | null = null;
+  /** The device's RTP capabilities from `join`, used to consume others' media. */
+  rtpCapabilities: unknown = null;
+  /** A host let the peer in from the waiting room. */
+  admitted = false;
+  /** When the peer entered the waiting room (epoch ms). */
+  waitingSince: number | null = null;
+  readonly media: PeerInfo['media'] = {};
+  private chatAllowance = CHAT_BURST;
+  private chatCheckedAt: number;
+
+  constructor(
+    readonly id: string,
+    readonly admission: Admission,
+    private readonly connection: PeerConnection,
+    now: number,
+  ) {
+    this.chatCheckedAt = now;
+  }
+
+  get name(): string {
+    return this.admission.name;
+  }
+
+  get role(): ParticipantRole {
+    return this.admission.role;
+  }
+
+  get isHost(): boolean {
+    return this.admission.role === 'host';
+  }
+
+  /** The peer as everyone in the room sees it. */
+  info(): PeerInfo {
+    return { id: this.id, name: this.name, role: this.role, identity: this.admission.identity, media: { ...this.media } };
+  }
+
+  /** The source a producer of this peer sends, if it is one of theirs. */
+  sourceOf(producerId: string): MediaSource | undefined {
+    return (Object.keys(this.media) as MediaSource[]).find((source) => this.media[source]?.producerId === producerId);
+  }
+
+  notify<N extends RoomNotification>(name: N, data: RoomNotifications[N]): void {
+    if (this.state !== 'left') this.connection.notify(name, data);
+  }
+
+  /** Takes one chat message from the peer's allowance; false when they are sending too fast. */
+  takeChatAllowance(now: number): boolean {
+    this.chatAllowance = Math.min(CHAT_BURST, this.chatAllowance + ((now - this.chatCheckedAt) / 1000) * CHAT_REFILL_PER_SECOND);
+    this.chatCheckedAt = now;
+    if (this.chatAllowance < 1) return false;
+    this.chatAllowance -= 1;
+    return true;
+  }
+
+  /** Marks the peer gone and closes its socket; idempotent. */
+  disconnect(): void {
+    if (this.state === 'left') return;
+    this.state = 'left';
+    this.connection.close();
+  }
+}

@@ -1,0 +1,56 @@
+import type { ConsumerOptions, MediaSource, TransportOptions } from './room.protocol';
+
+/** What the media server tells a room about the media of its peers. */
+export interface RoomMediaEvents {
+  /** A consumer closed because its producer did (the producer's peer stopped sending or left). */
+  consumerClosed: [peerId: string, consumerId: string];
+  /** The producer behind a consumer was paused or resumed. */
+  consumerPaused: [peerId: string, consumerId: string];
+  consumerResumed: [peerId: string, consumerId: string];
+  /** The loudest producer's peer changed. */
+  activeSpeaker: [peerId: string | null];
+}
+
+/** A new producer's source and kind, as the room records it. */
+export interface ProduceInput {
+  transportId: string;
+  kind: 'audio' | 'video';
+  rtpParameters: unknown;
+  source: MediaSource;
+  paused: boolean;
+}
+
+/**
+ * A room's media on the SFU (one router), as the room sees it: every object belongs to a peer, and every
+ * call names the peer it acts for, so a peer can never touch another peer's transports, producers or
+ * consumers (those ids are `not_found` for it). Implemented in media/ on mediasoup.
+ */
+export interface RoomMedia {
+  /** The router's id (worker-death reports name routers). */
+  readonly routerId: string;
+  /** The router's RTP capabilities, for the client's Device.load. */
+  readonly rtpCapabilities: unknown;
+  createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions>;
+  connectTransport(peerId: string, transportId: string, dtlsParameters: unknown): Promise<void>;
+  restartIce(peerId: string, transportId: string): Promise<unknown>;
+  /** Creates a producer on the peer's send transport; returns its id. */
+  produce(peerId: string, input: ProduceInput): Promise<string>;
+  closeProducer(peerId: string, producerId: string): void;
+  setProducerPaused(peerId: string, producerId: string, paused: boolean): Promise<void>;
+  /** A paused consumer of `producerId` on the peer's receive transport, or null when the peer cannot receive it (no receive transport, codecs). */
+  consume(peerId: string, producerId: string, rtpCapabilities: unknown): Promise<ConsumerOptions | null>;
+  setConsumerPaused(peerId: string, consumerId: string, paused: boolean): Promise<void>;
+  setConsumerLayers(peerId: string, consumerId: string, spatialLayer: number, temporalLayer?: number): Promise<void>;
+  /** Closes everything of one peer (transports, and with them its producers and consumers). */
+  closePeer(peerId: string): void;
+  /** Closes the router and everything on it; idempotent. */
+  close(): void;
+  on<E extends keyof RoomMediaEvents>(event: E, listener: (...args: RoomMediaEvents[E]) => void): unknown;
+}
+
+/** Creates rooms' media on the worker pool and reports when a worker took rooms' media down with it. */
+export interface RoomMediaProvider {
+  create(meetingId: string): Promise<RoomMedia>;
+  /** Calls `listener` with the router ids that died with a worker. */
+  onRoutersLost(listener: (routerIds: string[]) => void): void;
+}

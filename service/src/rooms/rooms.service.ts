@@ -1,0 +1,418 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Principal } from '../identity/identity.service';
+import type { MeetingRow } from '../meetings/meetings.repo';
+import type { MeetingsService } from '../meetings/meetings.service';
+import type { ParticipantsService } from '../participants/participants.service';
+import { isoAt, type Clock } from '../shared/clock';
+import { AppError } from '../shared/errors';
+import type { IdGenerator } from '../shared/ids';
+import type { Logger } from '../shared/logger';
+import { toPage, type Page, type PageRequest } from '../shared/paging';
+import type { SignedTokens } from '../shared/signed-tokens';
+import type { Transaction } from '../shared/transaction';
+import { objectValidator } from '../shared/validation';
+import type { RegistrationsService } from '../webinars/registrations.service';
+import type { ChatRepo } from './chat.repo';
+import { Peer, type Admission, type PeerConnection } from './peer';
+import type { RoomLinks } from './room-links';
+import type { RoomMediaProvider } from './room.media';
+import {
+  ROOM_LIMITS,
+  type ChatMessage,
+  type CredentialRequest,
+  type IceServer,
+  type JoinCredential,
+  type LeaveReason,
+  type RoomInfo,
+  type RoomState,
+} from './room.protocol';
+import { Room, type RoomEvents } from './room';
+
+/** How rooms run: the empty-room grace period, credential lifetime and the TURN servers handed to browsers. */
+export interface RoomSettings {
+  /** A live meeting nobody has been in for this long ends by itself. */
+  emptyGraceSeconds: number;
+  /** TURN/STUN URLs (`turn:host:3478?transport=udp`, `turns:...`, `stun:...`) for browsers behind restrictive networks. */
+  turnUrls: string[];
+  /** coturn's `static-auth-secret`: browsers get time-limited TURN credentials (the TURN REST API scheme). */
+  turnSecret: string | undefined;
+}
+
+/** A socket credential is good for this long: the page fetches one right before it connects. */
+const CREDENTIAL_TTL_MS = 10 * 60 * 1000;
+/** TURN credentials outlive a long meeting. */
+const TURN_CREDENTIAL_TTL_S = 12 * 60 * 60;
+/** Chat messages a joining peer sees. */
+const CHAT_HISTORY = 100;
+/** How long a room whose worker died keeps trying to get new media before giving up. */
+const MEDIA_RECOVERY_LIMIT_MS = 30_000;
+const MEDIA_RECOVERY_RETRY_MS = 250;
+
+type CredentialClaims = { m: string; r: 'host' | 'guest'; n: string; i: string; g: string | null };
+
+const validateCredentialRequest = objectValidator<CredentialRequest>({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: ROOM_LIMITS.maxNameLength, format: 'single-line', pattern: '\\S' },
+    host: { type: 'string', minLength: 1, maxLength: 4096 },
+    invite: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+});
+
+/** A peer's place in a room, for the signalling handlers. */
+export interface RoomSession {
+  room: Room;
+  peer: Peer;
+}
+
+/**
+ * Live rooms: who may join (credentials), the registry of rooms (one per live meeting, created once
+ * even when many join at once), joining and leaving with the meeting's lifecycle and participants
+ * recorded, the waiting room, host actions, and the chat log.
+ */
+export class RoomsService {
+  /** Typed room events (joined, left, participant-count, recording, media) of every room. */
+  readonly events = new EventEmitter<RoomEvents>();
+  private readonly rooms = new Map<string, Room>();
+  private readonly creating = new Map<string, Promise<Room>>();
+  private closing = false;
+  private media: RoomMediaProvider | undefined;
+
+  constructor(
+    private readonly meetings: MeetingsService,
+    private readonly participants: ParticipantsService,
+    private readonly registrations: RegistrationsService,
+    private readonly links: RoomLinks,
+    private readonly chat: ChatRepo,
+    private readonly tokens: SignedTokens,
+    private readonly transaction: Transaction,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly settings: RoomSettings,
+    private readonly logger: Logger,
+  ) {
+    meetings.onClosed((meeting) => this.endRoom(meeting.id));
+  }
+
+  /** Gives the rooms their media server (the worker pool starts after the services); until then nobody can connect. */
+  useMedia(media: RoomMediaProvider): void {
+    this.media = media;
+    media.onRoutersLost((routerIds) => this.recoverMedia(routerIds));
+  }
+
+  /** What the pre-join screen shows for a join code (any organization: the code is the invitation). */
+  info(code: string): RoomInfo {
+    const row = this.meetings.findByCode(code);
+    const unavailable = row.status === 'ended' || row.status === 'cancelled' ? row.status : null;
+    return {
+      code: row.code,
+      title: row.title,
+      kind: row.kind,
+      status: row.status,
+      available: unavailable === null,
+      unavailable_reason: unavailable,
+      waiting_room: row.waiting_room === 1,
+    };
+  }
+
+  /** A socket credential for the room of `code`: a host (host link), a registrant (invite link) or a named guest. */
+  issueCredential(code: string, body: unknown, socketBase: string): JoinCredential {
+    const request = validateCredentialRequest(body);
+    const meeting = this.meetings.findByCode(code);
+    assertAvailable(meeting);
+    const claims = this.claimsFor(meeting, request);
+    const expiresAt = this.clock.now() + CREDENTIAL_TTL_MS;
+    const credential = this.tokens.sign('room-credential', claims, expiresAt);
+    return {
+      credential,
+      expires_at: isoAt(Math.floor(expiresAt / 1000) * 1000),
+      socket_url: `${socketBase}/rooms/v1/socket?credential=${credential}`,
+      role: claims.r,
+      name: claims.n,
+      identity: claims.i,
+      ice_servers: this.iceServers(claims.i),
+    };
+  }
+
+  /** Who a socket credential admits, to a meeting that can still be joined; unauthorized or meeting_unavailable otherwise. */
+  admissionOf(credential: string): Admission {
+    const claims = this.tokens.verify<CredentialClaims>('room-credential', credential, this.clock.now());
+    assertAvailable(this.meetings.findAnywhere(claims.m));
+    return { meetingId: claims.m, role: claims.r, name: claims.n, identity: claims.i, registrationId: claims.g };
+  }
+
+  /** Connects an admitted peer to its meeting's room (created on first use); a second connection of the same identity replaces the first. */
+  async connect(admission: Admission, connection: PeerConnection): Promise<RoomSession> {
+    if (this.closing) throw new AppError('conflict', 'The service is stopping; reconnect in a moment');
+    const room = await this.roomFor(this.meetings.findAnywhere(admission.meetingId));
+    const previous = room.peerWithIdentity(admission.identity);
+    if (previous) this.leave({ room, peer: previous }, 'replaced');
+    const peer = new Peer(this.ids.next('peer'), admission, connection, this.clock.now());
+    room.attach(peer);
+    return { room, peer };
+  }
+
+  /** Enters the room, or the waiting room when the meeting has one and no host let the peer in yet. */
+  join({ room, peer }: RoomSession, rtpCapabilities: unknown): { status: 'joined'; state: RoomState } | { status: 'waiting' } {
+    if (peer.state === 'joined') throw AppError.conflict('You are already in the room');
+    if (peer.state === 'waiting') return { status: 'waiting' };
+    const meeting = this.meetings.findAnywhere(room.meeting.id);
+    assertAvailable(meeting);
+    peer.rtpCapabilities = rtpCapabilities;
+    if (meeting.waiting_room === 1 && !peer.isHost && !peer.admitted) {
+      room.wait(peer, this.clock.now());
+      return { status: 'waiting' };
+    }
+    this.transaction(() => {
+      peer.participantId = this.participants.recordJoin(meeting.id, {
+        name: peer.name,
+        role: peer.role,
+        identity: peer.admission.identity,
+      }).id;
+      if (meeting.status === 'scheduled') this.meetings.start(meeting);
+    });
+    room.admit(peer);
+    return { status: 'joined', state: this.stateFor(room, peer) };
+  }
+
+  /** A host lets a waiting peer in: the peer is told and calls `join` again. */
+  admit(session: RoomSession, peerId: string): void {
+    this.assertHost(session.peer);
+    const waiting = session.room.peer(peerId);
+    if (waiting.state !== 'waiting') throw AppError.conflict(`${waiting.name} is not in the waiting room`);
+    waiting.admitted = true;
+    session.room.release(waiting);
+    waiting.notify('admitted', {});
+  }
+
+  /** A host turns a waiting peer away. */
+  deny(session: RoomSession, peerId: string): void {
+    this.assertHost(session.peer);
+    const waiting = session.room.peer(peerId);
+    if (waiting.state !== 'waiting') throw AppError.conflict(`${waiting.name} is not in the waiting room`);
+    this.leave({ room: session.room, peer: waiting }, 'denied');
+  }
+
+  /** A host removes a participant from the room. */
+  remove(session: RoomSession, peerId: string): void {
+    this.assertHost(session.peer);
+    if (peerId === session.peer.id) throw AppError.conflict('Use leave to leave the room yourself');
+    const target = session.room.peer(peerId);
+    this.leave({ room: session.room, peer: target }, target.state === 'waiting' ? 'denied' : 'removed');
+  }
+
+  /** A host ends the meeting for everyone. */
+  endMeeting(session: RoomSession): void {
+    this.assertHost(session.peer);
+    this.meetings.end(this.meetings.findAnywhere(session.room.meeting.id));
+  }
+
+  /** A peer leaves (or its socket closed): recorded, everyone told; an empty room is closed. */
+  leave({ room, peer }: RoomSession, reason: LeaveReason): void {
+    if (peer.participantId) this.participants.recordLeave(peer.participantId);
+    room.remove(peer, reason);
+    if (room.empty) this.closeRoom(room);
+  }
+
+  /** Stores a chat message of a joined peer and shows it to everyone else in the room. */
+  sendChat({ room, peer }: RoomSession, text: string): ChatMessage {
+    if (peer.state !== 'joined' || !peer.participantId) throw AppError.conflict('Join the room before you chat');
+    if (!/\S/.test(text)) throw AppError.invalid([{ param: 'text', message: 'must not be blank' }]);
+    if (!peer.takeChatAllowance(this.clock.now())) throw new AppError('rate_limited', 'You are sending messages too fast; wait a moment');
+    const message: ChatMessage = {
+      id: this.ids.next('msg'),
+      meeting_id: room.meeting.id,
+      participant_id: peer.participantId,
+      sender_name: peer.name,
+      sender_identity: peer.admission.identity,
+      text,
+      sent_at: isoAt(this.clock.now()),
+    };
+    this.chat.insert(message);
+    room.broadcast('chatMessage', { message }, peer);
+    return message;
+  }
+
+  /** One page of a meeting's chat log, newest first. */
+  listChat(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<ChatMessage> {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    return toPage(this.chat.list(meeting.id, page.after, page.limit + 1), page.limit, (row) => row);
+  }
+
+  /** Ends live meetings that have been empty for the grace period; returns how many it ended. */
+  endEmptyMeetings(): number {
+    let ended = 0;
+    for (const meeting of this.meetings.idleLive(this.clock.now() - this.settings.emptyGraceSeconds * 1000)) {
+      try {
+        this.meetings.end(meeting);
+        ended++;
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'conflict')) throw error;
+      }
+    }
+    return ended;
+  }
+
+  /** At start-up: nobody is in any room of this process yet, so every open participant row has left. */
+  recordEveryoneLeft(): number {
+    return this.participants.recordAllLeft();
+  }
+
+  /** The live rooms, for health reports and tests. */
+  liveRooms(): Room[] {
+    return [...this.rooms.values()];
+  }
+
+  /** Disconnects everyone (recording that they left) and closes every room; new connections are refused. */
+  close(): void {
+    this.closing = true;
+    for (const room of [...this.rooms.values()]) {
+      this.recordLeaves(room);
+      for (const peer of [...room.joined(), ...room.waiting()]) peer.disconnect();
+      this.closeRoom(room);
+    }
+  }
+
+  private endRoom(meetingId: string): void {
+    const room = this.rooms.get(meetingId);
+    if (!room) return;
+    this.recordLeaves(room);
+    room.close('meeting-ended');
+    this.closeRoom(room);
+  }
+
+  private recordLeaves(room: Room): void {
+    for (const peer of room.joined()) if (peer.participantId) this.participants.recordLeave(peer.participantId);
+  }
+
+  private claimsFor(meeting: MeetingRow, request: CredentialRequest): CredentialClaims {
+    if (request.host) {
+      const grant = this.links.grantOf(request.host);
+      if (grant.meetingId !== meeting.id || grant.role !== 'host')
+        throw new AppError('unauthorized', 'This host link is for another meeting');
+      return { m: meeting.id, r: 'host', n: requiredName(request), i: grant.identity, g: null };
+    }
+    if (request.invite) {
+      const grant = this.links.grantOf(request.invite);
+      if (grant.meetingId !== meeting.id || grant.role !== 'guest')
+        throw new AppError('unauthorized', 'This invitation is for another meeting');
+      const registration = this.registrations.findForWebinar(meeting.id, grant.registrationId);
+      return { m: meeting.id, r: 'guest', n: registration.name.slice(0, ROOM_LIMITS.maxNameLength), i: grant.identity, g: registration.id };
+    }
+    return { m: meeting.id, r: 'guest', n: requiredName(request), i: `guest-${randomBytes(8).toString('hex')}`, g: null };
+  }
+
+  private iceServers(identity: string): IceServer[] {
+    const { turnUrls, turnSecret } = this.settings;
+    if (turnUrls.length === 0) return [];
+    if (!turnSecret) return [{ urls: turnUrls }];
+    const username = `${Math.floor(this.clock.now() / 1000) + TURN_CREDENTIAL_TTL_S}:${identity}`;
+    return [{ urls: turnUrls, username, credential: createHmac('sha1', turnSecret).update(username).digest('base64') }];
+  }
+
+  private stateFor(room: Room, peer: Peer): RoomState {
+    const meeting = room.meeting;
+    return {
+      self: peer.info(),
+      peers: room
+        .joined()
+        .filter((p) => p !== peer)
+        .map((p) => p.info()),
+      meeting: { id: meeting.id, code: meeting.code, title: meeting.title, kind: meeting.kind },
+      canSendMedia: canSendMedia(room, peer),
+      chat: this.chat.latest(meeting.id, CHAT_HISTORY),
+      waiting: peer.isHost ? room.waitingList() : [],
+      participantCount: room.joined().length,
+      recording: room.recording,
+    };
+  }
+
+  private assertHost(peer: Peer): void {
+    if (!peer.isHost) throw AppError.missingScope('host', 'Only a host can do this');
+    if (peer.state !== 'joined') throw AppError.conflict('Join the room first');
+  }
+
+  private roomFor(meeting: MeetingRow): Promise<Room> {
+    const open = this.rooms.get(meeting.id);
+    if (open && !open.closed) return Promise.resolve(open);
+    // One creation per meeting at a time: peers arriving together share the same new room.
+    let pending = this.creating.get(meeting.id);
+    if (!pending) {
+      pending = this.createRoom(meeting).finally(() => this.creating.delete(meeting.id));
+      this.creating.set(meeting.id, pending);
+    }
+    return pending;
+  }
+
+  private async createRoom(meeting: MeetingRow): Promise<Room> {
+    const media = await this.mediaProvider().create(meeting.id);
+    const room = new Room(
+      { id: meeting.id, code: meeting.code, title: meeting.title, kind: meeting.kind },
+      media,
+      this.events,
+      this.logger,
+    );
+    this.rooms.set(meeting.id, room);
+    return room;
+  }
+
+  private mediaProvider(): RoomMediaProvider {
+    if (!this.media) throw new AppError('conflict', 'Rooms are not available: this service runs without media workers (SVC_RTC_WORKERS=0)');
+    return this.media;
+  }
+
+  private closeRoom(room: Room): void {
+    room.close('left');
+    if (this.rooms.get(room.meeting.id) === room) this.rooms.delete(room.meeting.id);
+  }
+
+  private recoverMedia(routerIds: string[]): void {
+    const lost = new Set(routerIds);
+    for (const room of this.rooms.values()) {
+      if (lost.has(room.media.routerId)) void this.moveToNewMedia(room);
+    }
+  }
+
+  private async moveToNewMedia(room: Room): Promise<void> {
+    const giveUpAt = Date.now() + MEDIA_RECOVERY_LIMIT_MS;
+    while (!room.closed && !this.closing) {
+      try {
+        const media = await this.mediaProvider().create(room.meeting.id);
+        if (room.closed) return media.close();
+        room.replaceMedia(media);
+        this.logger.info('room moved to a new media worker', { meeting_id: room.meeting.id, peers: room.joined().length });
+        return;
+      } catch (error) {
+        if (Date.now() >= giveUpAt) {
+          this.logger.error('room lost its media and no worker took it over', { meeting_id: room.meeting.id, error: String(error) });
+          return;
+        }
+        // No worker runs yet (the pool is replacing the dead one): try again shortly.
+        await new Promise((resolve) => setTimeout(resolve, MEDIA_RECOVERY_RETRY_MS));
+      }
+    }
+  }
+}
+
+function assertAvailable(meeting: MeetingRow): void {
+  if (meeting.status === 'ended' || meeting.status === 'cancelled') {
+    throw new AppError('meeting_unavailable', `Meeting ${meeting.code} is ${meeting.status}`, { reason: meeting.status });
+  }
+}
+
+function requiredName(request: CredentialRequest): string {
+  if (!request.name) throw AppError.invalid([{ param: 'name', message: 'is required: the name others see' }]);
+  return request.name.trim();
+}
+
+/** Webinar attendees watch and chat; hosts and everyone in a meeting may send media. */
+function canSendMedia(room: Room, peer: Peer): boolean {
+  return room.meeting.kind === 'meeting' || peer.isHost;
+}
+
+/** True when the peer may send media in the room. */
+export function maySendMedia(session: RoomSession): boolean {
+  return canSendMedia(session.room, session.peer);
+}
