@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
     const mediaUp = !deps.media || workers.some((w) => w.alive);
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers });
   });
-  app.use(roomPageRouter(services.rooms, services.clock));
+  app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
 
   const api = Router();
   api.use(docsRouter());

@@ -106,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       emptyGraceSeconds: integer(env, 'SVC_ROOM_EMPTY_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
       turnUrls: turnUrls(env.SVC_TURN_URLS),
       turnSecret: env.SVC_TURN_SECRET || undefined,
+      pageRateLimit: {
+        perSecond: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000),
+        perMinute: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 60_000_000),
+      },
     },
   };
 }

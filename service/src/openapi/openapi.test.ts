@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { publicRoutes } from '../app';
 import { openApiPath } from '../http/routes';
-import { seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
+import { seedChatMessage, seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { createLogger } from '../shared/logger';
 
@@ -71,7 +71,7 @@ describe('OpenAPI document', () => {
     };
     const key = t.key();
     const m = seedMeeting(t, { kind: 'webinar', slug: 'doc-webinar' });
-    seedParticipant(t, m.id);
+    seedChatMessage(t, seedParticipant(t, m.id));
     const recording = seedRecording(t, m.id);
     seedTranscript(t.services, m.id);
     seedSummary(t.services, m.id);
@@ -87,6 +87,8 @@ describe('OpenAPI document', () => {
     await api('patch', '/meetings/{id}', `/meetings/${m.id}`, { title: 'Renamed' });
     await api('post', '/meetings/{id}/host-links', `/meetings/${m.id}/host-links`, { ttl_seconds: 600 });
     await api('get', '/meetings/{id}/participants', `/meetings/${m.id}/participants`);
+    const chat = await api('get', '/meetings/{id}/chat-messages', `/meetings/${m.id}/chat-messages`);
+    expect(chat.data).toHaveLength(1);
     await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);

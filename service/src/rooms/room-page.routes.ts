@@ -3,15 +3,13 @@ import path from 'node:path';
 import express, { Router, type Request } from 'express';
 import { jsonBody } from '../http/body';
 import { RateLimiter, rateLimit } from '../http/rate-limit';
+import type { RateLimitSettings } from '../config';
 import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { RoomsService } from './rooms.service';
 
 /** Where the built room page is (web/room/dist, built by `npm run build`). */
 export const ROOM_PAGE_DIR = path.resolve(__dirname, '../../../web/room/dist');
-
-/** Room page requests one client address may make: a join is two, a page load a handful of assets (not counted). */
-const ROOM_API_LIMITS = { perSecond: 20, perMinute: 600 };
 
 /**
  * The room page's policy: only its own scripts, styles and socket; camera, microphone and screen capture
@@ -39,7 +37,7 @@ const ROOM_PAGE_HEADERS = {
  * The room outside the API: the page at `/m/<code>`, its hashed assets at `/assets/room/`, and the
  * page's own API at `/rooms/v1/` (room info and socket credentials; no API key, limited per client).
  */
-export function roomPageRouter(rooms: RoomsService, clock: Clock, pageDir: string = ROOM_PAGE_DIR): Router {
+export function roomPageRouter(rooms: RoomsService, limits: RateLimitSettings, clock: Clock, pageDir: string = ROOM_PAGE_DIR): Router {
   const router = Router();
   let page: string | undefined;
   const pageHtml = (): string => {
@@ -72,7 +70,7 @@ export function roomPageRouter(rooms: RoomsService, clock: Clock, pageDir: strin
   });
 
   const api = Router();
-  api.use(rateLimit(new RateLimiter(ROOM_API_LIMITS, clock), clock));
+  api.use(rateLimit(new RateLimiter(limits, clock), clock));
   api.use(jsonBody);
   api.get('/:code', (req, res) => {
     res.set('Cache-Control', 'no-store').json(rooms.info(String(req.params.code)));

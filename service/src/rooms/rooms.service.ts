@@ -37,6 +37,8 @@ export interface RoomSettings {
   turnUrls: string[];
   /** coturn's `static-auth-secret`: browsers get time-limited TURN credentials (the TURN REST API scheme). */
   turnSecret: string | undefined;
+  /** Requests to the room page's API (room info, credentials) per client address. */
+  pageRateLimit: { perSecond: number; perMinute: number };
 }
 
 /** A socket credential is good for this long: the page fetches one right before it connects. */
@@ -221,17 +223,23 @@ export class RoomsService {
     if (peer.state !== 'joined' || !peer.participantId) throw AppError.conflict('Join the room before you chat');
     if (!/\S/.test(text)) throw AppError.invalid([{ param: 'text', message: 'must not be blank' }]);
     if (!peer.takeChatAllowance(this.clock.now())) throw new AppError('rate_limited', 'You are sending messages too fast; wait a moment');
+    const message = this.saveChat(room.meeting.id, peer.participantId, peer.name, peer.admission.identity, text);
+    room.broadcast('chatMessage', { message }, peer);
+    return message;
+  }
+
+  /** Stores a chat message of a participant in the meeting's chat log. */
+  saveChat(meetingId: string, participantId: string, senderName: string, senderIdentity: string, text: string): ChatMessage {
     const message: ChatMessage = {
       id: this.ids.next('msg'),
-      meeting_id: room.meeting.id,
-      participant_id: peer.participantId,
-      sender_name: peer.name,
-      sender_identity: peer.admission.identity,
+      meeting_id: meetingId,
+      participant_id: participantId,
+      sender_name: senderName,
+      sender_identity: senderIdentity,
       text,
       sent_at: isoAt(this.clock.now()),
     };
     this.chat.insert(message);
-    room.broadcast('chatMessage', { message }, peer);
     return message;
   }
 

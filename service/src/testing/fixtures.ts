@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../rooms/room.protocol';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Principal } from '../identity/identity.service';
@@ -42,6 +43,11 @@ export function seedParticipant(
   t.clock.advance(opts.leftAfterMs);
   t.services.participants.recordLeave(row.id);
   return { ...row, left_at: isoAt(t.clock.now()) };
+}
+
+/** A chat message of a participant, stored through the rooms service as the room stores it. */
+export function seedChatMessage(t: TestServer, participant: ParticipantRow, text = 'Hello everyone'): ChatMessage {
+  return t.services.rooms.saveChat(participant.meeting_id, participant.id, participant.name, participant.identity, text);
 }
 
 /** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */

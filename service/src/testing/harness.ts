@@ -11,6 +11,15 @@ import type { Sender } from '../outbox/http-sender';
 import { createDeliveryWorker, type Services } from '../services';
 import type { ManualClock } from '../shared/clock';
 import { startTestCore } from './core';
+import { WorkerPool } from '../media/worker-pool';
+import { roomMediaProvider } from '../media/room-media';
+import { attachRoomSockets } from '../ws/room.socket';
+
+/** One worker on loopback, on a port range picked at random so that test files running in parallel do not collide. */
+function startTestWorkers(): Promise<WorkerPool> {
+  const minPort = 41_000 + Math.floor(Math.random() * 900) * 20;
+  return WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1' });
+}
 
 /** An answer as the tests see it. */
 export interface TestResponse {
@@ -38,6 +47,8 @@ export interface TestServer {
   dataDir: string;
   /** The project database (started on first use; `await project.start()` to start it up front). */
   project: ProjectDatabase;
+  /** The mediasoup workers, when started with `{ media: true }`. */
+  media: WorkerPool | undefined;
   request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
   /** The production delivery worker on this server's services, not started (drive it with runOnce or start it). */
   deliveryWorker(opts?: { random?: () => number; send?: Sender }): DeliveryWorker;
@@ -46,14 +57,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a test server, bootstrapped as production is; the clock is manual and starts at the real current time. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Starts a test server, bootstrapped as production is; the clock is manual and starts at the real current time.
+ * With `media`, one mediasoup worker on a free loopback port serves rooms and the room socket is attached.
+ */
+export async function startTestServer(env: Record<string, string> = {}, opts: { media?: boolean } = {}): Promise<TestServer> {
   const core = startTestCore(env);
   const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
-  const app = createApp({ config, services, logger, project: core.project });
+  const media = opts.media ? await startTestWorkers() : undefined;
+  if (media) services.rooms.useMedia(roomMediaProvider(media));
+  const app = createApp({ config, services, logger, project: core.project, media });
   const server: Server = await listen(app, 0, '127.0.0.1');
+  const sockets = media ? attachRoomSockets(server, services.rooms, logger) : undefined;
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -65,6 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     org,
     dataDir,
     project: core.project,
+    media,
     async request(method, pathAndQuery, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -98,6 +116,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       }).key;
     },
     async close() {
+      services.rooms.close();
+      sockets?.close();
+      await media?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await core.project.close();

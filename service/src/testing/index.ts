@@ -7,3 +7,4 @@ export * from './receiver';
 export * from './running-service';
 export * from './postgres-server';
 export * from './project';
+export * from './room-client';

@@ -79,7 +79,8 @@ async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsServic
     const admission = rooms.admissionOf(credential);
     const connection: PeerConnection = {
       notify: <N extends RoomNotification>(name: N, data: RoomNotifications[N]) => send({ notification: name, data }),
-      close: () => ws.close(1000, 'left'),
+      // After the answers already on their way: a peer that calls leave (or endMeeting) still gets its answer.
+      close: () => setImmediate(() => ws.close(1000, 'left')),
     };
     session = await rooms.connect(admission, connection);
   } catch (error) {

@@ -1,0 +1,309 @@
+import {
+  hostRoomCredential,
+  joinRoom,
+  principalIn,
+  roomCredential,
+  RoomClient,
+  seedMeeting,
+  startTestServer,
+  type TestServer,
+} from '@svc/service/testing';
+import type { CreateMeetingInput } from '../meetings/meetings.schemas';
+import type { JoinCredential } from './room.protocol';
+
+/** Valid RTP parameters of an Opus sender, enough for the SFU to accept a producer without a browser. */
+const OPUS_SEND = {
+  codecs: [{ mimeType: 'audio/opus', payloadType: 111, clockRate: 48_000, channels: 2, parameters: {}, rtcpFeedback: [] }],
+  encodings: [{ ssrc: 11_111_111 }],
+  rtcp: { cname: 'test' },
+};
+
+let t: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestServer({ SVC_ROOM_EMPTY_GRACE_SECONDS: '60', SVC_ROOM_RATE_LIMIT_PER_SECOND: '100000' }, { media: true });
+  key = t.key();
+});
+afterAll(() => t.close());
+
+function meeting(input: Partial<CreateMeetingInput> = {}) {
+  return seedMeeting(t, input);
+}
+
+const credential = (code: string, body?: Record<string, unknown>): Promise<JoinCredential> => roomCredential(t, code, body);
+const hostCredential = (id: string, code: string): Promise<JoinCredential> => hostRoomCredential(t, key, { id, code });
+const joined = joinRoom;
+
+const status = (id: string) => t.services.meetings.findAnywhere(id).status;
+
+describe('the room page and its API', () => {
+  it('serves the page with a strict policy, and 404 for an unknown code', async () => {
+    const m = meeting();
+    const page = await t.request('GET', `/m/${m.code}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect((await t.request('GET', '/m/zzz-zzzz-zzz')).status).toBe(404);
+  });
+
+  it('describes a meeting for the pre-join screen, and says why one cannot be joined', async () => {
+    const m = meeting({ title: 'Planning', settings: { waiting_room: true } });
+    const info = await t.request('GET', `/rooms/v1/${m.code}`);
+    expect(info.body).toMatchObject({ code: m.code, title: 'Planning', available: true, unavailable_reason: null, waiting_room: true });
+    const cancelled = meeting();
+    t.services.meetings.cancel(principalIn(t, t.org.id), cancelled.id);
+    expect((await t.request('GET', `/rooms/v1/${cancelled.code}`)).body).toMatchObject({
+      available: false,
+      unavailable_reason: 'cancelled',
+    });
+    const unknown = await t.request('GET', '/rooms/v1/zzz-zzzz-zzz');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('not_found');
+  });
+
+  it('refuses credentials without a usable name, with a bad link, or for a meeting that is over', async () => {
+    const m = meeting();
+    const noName = await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: {} });
+    expect(noName.status).toBe(400);
+    expect(noName.body.errors[0].param).toBe('name');
+    const twoLines = await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'a\nb' } });
+    expect(twoLines.status).toBe(400);
+    const forged = await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'Mallory', host: 'eyJtIjoi.x' } });
+    expect(forged.status).toBe(401);
+    const other = meeting();
+    const otherLink = await t.request('POST', `/api/v1/public/meetings/${other.id}/host-links`, { key, body: {} });
+    const hostToken = new URL(otherLink.body.url).searchParams.get('host');
+    expect((await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'Eve', host: hostToken } })).status).toBe(401);
+
+    const cancelled = meeting();
+    t.services.meetings.cancel(principalIn(t, t.org.id), cancelled.id);
+    const refused = await t.request('POST', `/rooms/v1/${cancelled.code}/credentials`, { body: { name: 'Late' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'meeting_unavailable', reason: 'cancelled' });
+  });
+
+  it('gives hosts a host credential and registrants one with the name they registered', async () => {
+    const m = meeting();
+    expect((await hostCredential(m.id, m.code)).role).toBe('host');
+    const webinar = meeting({ kind: 'webinar', slug: `launch-${Date.now()}` });
+    const registration = await t.request('POST', `/api/v1/public/webinars/${webinar.slug}/registrations`, {
+      key,
+      body: { email: 'ada@example.com', name: 'Ada Lovelace' },
+    });
+    const invite = new URL(registration.body.join_url).searchParams.get('invite');
+    const cred = await credential(webinar.code, { name: 'Someone Else', invite });
+    expect(cred).toMatchObject({ role: 'guest', name: 'Ada Lovelace' });
+  });
+});
+
+describe('the room socket', () => {
+  it('makes the meeting live at the first join, records participants, and tells the others who joins and leaves', async () => {
+    const m = meeting();
+    const { client: ann, state } = await joined(await credential(m.code, { name: 'Ann' }));
+    expect(state).toMatchObject({ participantCount: 1, canSendMedia: true, peers: [], chat: [] });
+    expect(status(m.id)).toBe('live');
+    const started = await t.request('GET', '/api/v1/public/events?limit=100', { key });
+    expect(
+      started.body.data.some(
+        (e: { type: string; data: { meeting: { id: string } } }) => e.type === 'meeting.started' && e.data.meeting.id === m.id,
+      ),
+    ).toBe(true);
+
+    const { client: bob, state: bobState } = await joined(await credential(m.code, { name: 'Bob' }));
+    expect(bobState.peers.map((p) => p.name)).toEqual(['Ann']);
+    expect((await ann.next('peerJoined')).peer.name).toBe('Bob');
+    expect(await ann.next('participantCount', 1)).toEqual({ count: 2 });
+
+    await bob.ok('leave', {});
+    expect(await bob.closed()).toBe(1000);
+    expect(await ann.next('peerLeft')).toMatchObject({ peerId: bobState.self.id, reason: 'left' });
+    expect(await ann.next('participantCount', 2)).toEqual({ count: 1 });
+    const people = await t.request('GET', `/api/v1/public/meetings/${m.id}/participants`, { key });
+    const bobRow = people.body.data.find((p: { name: string }) => p.name === 'Bob');
+    expect(bobRow).toMatchObject({ role: 'guest', left_at: expect.any(String) });
+    expect(people.body.data.find((p: { name: string }) => p.name === 'Ann').left_at).toBeNull();
+    ann.close();
+  });
+
+  it("refuses another peer's transports, producers and consumers as unknown, and they keep working", async () => {
+    const m = meeting();
+    const { client: ann } = await joined(await credential(m.code, { name: 'Ann' }));
+    const { client: bob } = await joined(await credential(m.code, { name: 'Bob' }));
+    const annSend = await ann.ok('createTransport', { direction: 'send' });
+    const { producerId } = await ann.ok('produce', {
+      transportId: annSend.id,
+      kind: 'audio',
+      rtpParameters: OPUS_SEND,
+      source: 'microphone',
+    });
+    expect((await bob.next('peerUpdated')).peer.media.microphone).toEqual({ producerId, paused: false });
+
+    const dtlsParameters = { role: 'client', fingerprints: [{ algorithm: 'sha-256', value: annSend.id }] };
+    const refusals = await Promise.all([
+      bob.call('connectTransport', { transportId: annSend.id, dtlsParameters }),
+      bob.call('restartIce', { transportId: annSend.id }),
+      bob.call('produce', { transportId: annSend.id, kind: 'audio', rtpParameters: OPUS_SEND, source: 'microphone' }),
+      bob.call('closeProducer', { producerId }),
+      bob.call('pauseProducer', { producerId }),
+      bob.call('resumeConsumer', { consumerId: producerId }),
+      bob.call('setConsumerLayers', { consumerId: producerId, spatialLayer: 0 }),
+    ]);
+    for (const refusal of refusals) expect(refusal).toMatchObject({ ok: false, error: { code: 'not_found' } });
+
+    await ann.ok('pauseProducer', { producerId });
+    expect((await bob.next('peerUpdated', 1)).peer.media.microphone).toEqual({ producerId, paused: true });
+    expect(
+      await ann.call('produce', { transportId: annSend.id, kind: 'audio', rtpParameters: OPUS_SEND, source: 'microphone' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'conflict' },
+    });
+    ann.close();
+    bob.close();
+  });
+
+  it('keeps host-only methods to hosts', async () => {
+    const m = meeting();
+    const { client: host, state: hostState } = await joined(await hostCredential(m.id, m.code));
+    const { client: guest } = await joined(await credential(m.code));
+    for (const [method, data] of [
+      ['endMeeting', {}],
+      ['remove', { peerId: hostState.self.id }],
+      ['admit', { peerId: hostState.self.id }],
+      ['deny', { peerId: hostState.self.id }],
+    ] as const) {
+      expect(await guest.call(method, data as never)).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+    }
+    expect(status(m.id)).toBe('live');
+    expect(host.closeCode).toBeNull();
+    host.close();
+    guest.close();
+  });
+
+  it('holds guests in the waiting room until a host admits them; a denied guest is told and disconnected', async () => {
+    const m = meeting({ settings: { waiting_room: true } });
+    const first = await RoomClient.join(await credential(m.code, { name: 'Early' }));
+    expect(first.answer).toMatchObject({ ok: true, data: { status: 'waiting' } });
+    expect(await first.client.call('sendChat', { text: 'let me in' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(status(m.id)).toBe('scheduled');
+
+    const { client: host, state } = await joined(await hostCredential(m.id, m.code));
+    expect(state.waiting.map((w) => w.name)).toEqual(['Early']);
+    const second = await RoomClient.join(await credential(m.code, { name: 'Crasher' }));
+    const waiting = await host.next('waiting');
+    expect(waiting.peers.map((w) => w.name)).toEqual(['Early', 'Crasher']);
+
+    await host.ok('admit', { peerId: waiting.peers[0]!.id });
+    await first.client.next('admitted');
+    const entered = await first.client.ok('join', { rtpCapabilities: {} });
+    expect(entered).toMatchObject({ status: 'joined', state: { participantCount: 2 } });
+    expect((await host.next('peerJoined')).peer.name).toBe('Early');
+
+    await host.ok('deny', { peerId: waiting.peers[1]!.id });
+    expect(await second.client.next('left')).toEqual({ reason: 'denied' });
+    expect(await second.client.closed()).toBe(1000);
+    host.close();
+    first.client.close();
+  });
+
+  it('lets a host remove a participant and end the meeting for everyone', async () => {
+    const m = meeting();
+    const { client: host } = await joined(await hostCredential(m.id, m.code));
+    const { client: guest, state: guestState } = await joined(await credential(m.code, { name: 'Noisy' }));
+    const { client: other } = await joined(await credential(m.code, { name: 'Quiet' }));
+    await host.ok('remove', { peerId: guestState.self.id });
+    expect(await guest.next('left')).toEqual({ reason: 'removed' });
+    expect(await other.next('peerLeft')).toMatchObject({ peerId: guestState.self.id, reason: 'removed' });
+
+    await host.ok('endMeeting', {});
+    expect(await other.next('left')).toEqual({ reason: 'meeting-ended' });
+    expect(await host.next('left')).toEqual({ reason: 'meeting-ended' });
+    await Promise.all([host.closed(), other.closed()]);
+    expect(status(m.id)).toBe('ended');
+    const people = await t.request('GET', `/api/v1/public/meetings/${m.id}/participants`, { key });
+    expect(people.body.data.every((p: { left_at: string | null }) => p.left_at !== null)).toBe(true);
+  });
+
+  it('disconnects everyone when the meeting is ended through the API', async () => {
+    const m = meeting();
+    const { client } = await joined(await credential(m.code));
+    const patched = await t.request('PATCH', `/api/v1/public/meetings/${m.id}`, { key, body: { status: 'ended' } });
+    expect(patched.status).toBe(200);
+    expect(await client.next('left')).toEqual({ reason: 'meeting-ended' });
+    expect(await client.closed()).toBe(1000);
+  });
+
+  it('stores chat, shows it to the others and to later joiners, and limits its rate', async () => {
+    const m = meeting();
+    const { client: ann } = await joined(await credential(m.code, { name: 'Ann' }));
+    const sent = await ann.ok('sendChat', { text: 'Agenda:\n1. rooms' });
+    const { client: bob, state } = await joined(await credential(m.code, { name: 'Bob' }));
+    expect(state.chat.map((c) => c.text)).toEqual(['Agenda:\n1. rooms']);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_unused, i) => ann.call('sendChat', { text: `spam ${i}` })));
+    expect(answers.filter((a) => !a.ok && a.error.code === 'rate_limited').length).toBeGreaterThan(0);
+    const log = await t.request('GET', `/api/v1/public/meetings/${m.code}/chat-messages?limit=100`, { key });
+    expect(log.status).toBe(200);
+    expect(log.body.data.at(-1)).toEqual(sent.message);
+    expect(log.body.data).toHaveLength(1 + answers.filter((a) => a.ok).length);
+    ann.close();
+    bob.close();
+  });
+
+  it('lets webinar attendees watch and chat but not send media', async () => {
+    const webinar = meeting({ kind: 'webinar', slug: `town-hall-${Date.now()}` });
+    const { client, state } = await joined(await credential(webinar.code, { name: 'Attendee' }));
+    expect(state.canSendMedia).toBe(false);
+    expect(await client.call('createTransport', { direction: 'send' })).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+    expect(await client.call('createTransport', { direction: 'recv' })).toMatchObject({ ok: true });
+    await client.ok('sendChat', { text: 'Question!' });
+    client.close();
+  });
+
+  it('replaces the older connection of the same person', async () => {
+    const m = meeting();
+    const cred = await credential(m.code);
+    const { client: first } = await joined(cred);
+    const { client: second } = await joined(cred);
+    expect(await first.next('left')).toEqual({ reason: 'replaced' });
+    expect((await second.ok('sendChat', { text: 'back' })).message.sender_identity).toBe(cred.identity);
+    second.close();
+  });
+
+  it('ends a live meeting once it has been empty for the grace period, and not before', async () => {
+    const m = meeting();
+    const { client } = await joined(await credential(m.code));
+    client.close();
+    await client.closed();
+    await waitFor(() => t.services.rooms.liveRooms().every((r) => r.meeting.id !== m.id));
+    t.clock.advance(59_000);
+    t.services.rooms.endEmptyMeetings();
+    expect(status(m.id)).toBe('live');
+    t.clock.advance(2_000);
+    expect(t.services.rooms.endEmptyMeetings()).toBeGreaterThanOrEqual(1);
+    expect(status(m.id)).toBe('ended');
+  });
+
+  it('moves a room to a new worker when its worker dies, and tells its peers to set up their media again', async () => {
+    const m = meeting();
+    const { client } = await joined(await credential(m.code));
+    await client.ok('createTransport', { direction: 'recv' });
+    const before = t.media!.health()[0]!;
+    process.kill(before.pid!, 'SIGKILL');
+    await client.next('mediaReset');
+    const after = t.media!.health()[0]!;
+    expect(after).toMatchObject({ alive: true, restarts: before.restarts + 1 });
+    expect(after.pid).not.toBe(before.pid);
+    expect((await client.ok('createTransport', { direction: 'recv' })).id).toEqual(expect.any(String));
+    expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
+    client.close();
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
