@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
-import type { ProduceInput, RoomMedia, RoomMediaEvents, RoomMediaProvider } from '../rooms/room.media';
+import type { PlainTransportInfo, ProduceInput, RoomMedia, RoomMediaEvents, RoomMediaProvider } from '../rooms/room.media';
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { WorkerPool } from './worker-pool';
@@ -33,7 +33,7 @@ const ACTIVE_SPEAKER_INTERVAL_MS = 300;
 
 /** A room's media on one mediasoup router, with ownership checks on every id a peer names. */
 export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements RoomMedia {
-  private readonly transports = new Map<string, types.WebRtcTransport<Owned>>();
+  private readonly transports = new Map<string, types.WebRtcTransport<Owned> | types.PlainTransport<Owned>>();
   private readonly producers = new Map<string, types.Producer<ProducerData>>();
   private readonly consumers = new Map<string, types.Consumer<Owned>>();
   private closed = false;
@@ -73,8 +73,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
       initialAvailableOutgoingBitrate: INITIAL_OUTGOING_BITRATE,
       appData: { peerId, direction },
     });
-    this.transports.set(transport.id, transport);
-    transport.observer.once('close', () => this.transports.delete(transport.id));
+    this.track(transport);
     return {
       id: transport.id,
       iceParameters: transport.iceParameters,
@@ -84,13 +83,37 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
   }
 
   async connectTransport(peerId: string, transportId: string, dtlsParameters: unknown): Promise<void> {
-    const transport = this.transportOf(peerId, transportId);
+    const transport = this.webRtcTransportOf(peerId, transportId);
     await mediasoupCall(() => transport.connect({ dtlsParameters: dtlsParameters as types.DtlsParameters }));
   }
 
-  async restartIce(peerId: string, transportId: string): Promise<unknown> {
+  async createPlainTransport(peerId: string, direction: 'send' | 'recv', listenIp: string): Promise<PlainTransportInfo> {
+    this.assertOpen();
+    const transport = await this.router.createPlainTransport<Owned>({
+      listenInfo: { protocol: 'udp', ip: listenIp },
+      rtcpMux: true,
+      comedia: direction === 'send',
+      appData: { peerId, direction },
+    });
+    this.track(transport);
+    return { id: transport.id, local: { ip: transport.tuple.localAddress ?? listenIp, port: transport.tuple.localPort } };
+  }
+
+  async connectPlainTransport(peerId: string, transportId: string, to: PlainTransportInfo['local']): Promise<void> {
     const transport = this.transportOf(peerId, transportId);
+    if (transport.type !== 'plain') throw AppError.invalid([{ param: 'transportId', message: 'is not a plain transport' }]);
+    await (transport as types.PlainTransport<Owned>).connect({ ip: to.ip, port: to.port });
+  }
+
+  async restartIce(peerId: string, transportId: string): Promise<unknown> {
+    const transport = this.webRtcTransportOf(peerId, transportId);
     return mediasoupCall(() => transport.restartIce());
+  }
+
+  /** RTP packets the room's consumers have sent so far (their outbound-rtp stats), for benchmarks and diagnostics. */
+  async packetsSentToConsumers(): Promise<number> {
+    const stats = await Promise.all([...this.consumers.values()].map((consumer) => consumer.getStats()));
+    return stats.flat().reduce((sum, s) => sum + (s.type === 'outbound-rtp' ? s.packetCount : 0), 0);
   }
 
   async produce(peerId: string, input: ProduceInput): Promise<string> {
@@ -182,8 +205,19 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
     if (this.closed) throw new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset');
   }
 
-  private transportOf(peerId: string, id: string): types.WebRtcTransport<Owned> {
+  private track(transport: types.Transport<Owned>): void {
+    this.transports.set(transport.id, transport as types.WebRtcTransport<Owned> | types.PlainTransport<Owned>);
+    transport.observer.once('close', () => this.transports.delete(transport.id));
+  }
+
+  private transportOf(peerId: string, id: string): types.WebRtcTransport<Owned> | types.PlainTransport<Owned> {
     return owned(this.transports.get(id), peerId, `Transport ${id}`);
+  }
+
+  private webRtcTransportOf(peerId: string, id: string): types.WebRtcTransport<Owned> {
+    const transport = this.transportOf(peerId, id);
+    if (transport.type !== 'webrtc') throw AppError.invalid([{ param: 'transportId', message: 'is not a WebRTC transport' }]);
+    return transport as types.WebRtcTransport<Owned>;
   }
 
   private producerOf(peerId: string, id: string): types.Producer<ProducerData> {

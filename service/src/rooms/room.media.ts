@@ -20,6 +20,12 @@ export interface ProduceInput {
   paused: boolean;
 }
 
+/** A plain RTP transport and the UDP address it receives on. */
+export interface PlainTransportInfo {
+  id: string;
+  local: { ip: string; port: number };
+}
+
 /**
  * A room's media on the SFU (one router), as the room sees it: every object belongs to a peer, and every
  * call names the peer it acts for, so a peer can never touch another peer's transports, producers or
@@ -32,6 +38,13 @@ export interface RoomMedia {
   readonly rtpCapabilities: unknown;
   createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions>;
   connectTransport(peerId: string, transportId: string, dtlsParameters: unknown): Promise<void>;
+  /**
+   * A plain RTP transport (no ICE/DTLS) for a peer that is a server-side program: a recorder consuming
+   * the room, or a benchmark. A send transport learns its sender's address from the first packet; a
+   * receive transport sends to the address given to `connectPlainTransport`.
+   */
+  createPlainTransport(peerId: string, direction: 'send' | 'recv', listenIp: string): Promise<PlainTransportInfo>;
+  connectPlainTransport(peerId: string, transportId: string, to: PlainTransportInfo['local']): Promise<void>;
   restartIce(peerId: string, transportId: string): Promise<unknown>;
   /** Creates a producer on the peer's send transport; returns its id. */
   produce(peerId: string, input: ProduceInput): Promise<string>;
