@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 
@@ -24,6 +25,27 @@ describe('loadConfig', () => {
         connectTimeoutMs: 5_000,
       },
       slackApiUrl: 'https://slack.com/api/',
+      rtc: { workers: os.availableParallelism(), minPort: 40_000, maxPort: 40_099, listenIp: '0.0.0.0', announcedIp: undefined },
+      rooms: { emptyGraceSeconds: 300, turnUrls: [], turnSecret: undefined, pageRateLimit: { perSecond: 20, perMinute: 600 } },
+    });
+  });
+
+  it('reads the media and room settings', () => {
+    const config = loadConfig({
+      SVC_RTC_WORKERS: '3',
+      SVC_RTC_MIN_PORT: '50000',
+      SVC_RTC_MAX_PORT: '50002',
+      SVC_RTC_LISTEN_IP: '10.0.0.5',
+      SVC_RTC_ANNOUNCED_IP: 'meet.example.com',
+      SVC_ROOM_EMPTY_GRACE_SECONDS: '0',
+      SVC_TURN_URLS: 'turn:turn.example.com:3478?transport=udp, turns:turn.example.com:443?transport=tcp',
+      SVC_TURN_SECRET: 's3cret',
+    });
+    expect(config.rtc).toEqual({ workers: 3, minPort: 50_000, maxPort: 50_002, listenIp: '10.0.0.5', announcedIp: 'meet.example.com' });
+    expect(config.rooms).toMatchObject({
+      emptyGraceSeconds: 0,
+      turnUrls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:443?transport=tcp'],
+      turnSecret: 's3cret',
     });
   });
 
@@ -60,6 +82,12 @@ describe('loadConfig', () => {
     [{ SVC_RATE_LIMIT_PER_SECOND: '0' }, 'SVC_RATE_LIMIT_PER_SECOND'],
     [{ SVC_ALLOW_INSECURE_WEBHOOKS: 'yes' }, 'SVC_ALLOW_INSECURE_WEBHOOKS'],
     [{ SVC_WEBHOOK_TIMEOUT_MS: '10' }, 'SVC_WEBHOOK_TIMEOUT_MS'],
+    [{ SVC_RTC_MIN_PORT: '40100', SVC_RTC_MAX_PORT: '40000' }, 'SVC_RTC_MAX_PORT'],
+    [{ SVC_RTC_WORKERS: '4', SVC_RTC_MIN_PORT: '40000', SVC_RTC_MAX_PORT: '40002' }, 'SVC_RTC_MIN_PORT'],
+    [{ SVC_RTC_LISTEN_IP: 'example.com' }, 'SVC_RTC_LISTEN_IP'],
+    [{ SVC_RTC_ANNOUNCED_IP: '1.2.3.4; rm -rf' }, 'SVC_RTC_ANNOUNCED_IP'],
+    [{ SVC_TURN_URLS: 'http://turn.example.com' }, 'SVC_TURN_URLS'],
+    [{ SVC_ROOM_EMPTY_GRACE_SECONDS: '-1' }, 'SVC_ROOM_EMPTY_GRACE_SECONDS'],
   ])('refuses %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import {
   hostRoomCredential,
   joinRoom,
@@ -297,6 +300,73 @@ describe('the room socket', () => {
     expect((await client.ok('createTransport', { direction: 'recv' })).id).toEqual(expect.any(String));
     expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
     client.close();
+  });
+});
+
+describe('media through the room', () => {
+  it('forwards what one peer sends to everyone else, over plain RTP for server-side peers', async () => {
+    const m = meeting();
+    const { client: ann } = await joined(await credential(m.code, { name: 'Ann' }));
+    const { client: bob, state: bobState } = await joined(await credential(m.code, { name: 'Bob' }));
+    const room = t.services.rooms.liveRooms().find((r) => r.meeting.id === m.id)!;
+    const bobPeer = room.peer(bobState.self.id);
+    const receiver = createSocket('udp4');
+    receiver.bind(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    let received = 0;
+    receiver.on('message', (packet: Buffer) => (received += packet[1]! === 111 || packet[1]! === 100 ? 1 : 0));
+    const recv = await room.media.createPlainTransport(bobPeer.id, 'recv', '127.0.0.1');
+    await room.media.connectPlainTransport(bobPeer.id, recv.id, { ip: '127.0.0.1', port: receiver.address().port });
+
+    const annPeer = room.joined().find((p) => p.name === 'Ann')!;
+    const send = await room.media.createPlainTransport(annPeer.id, 'send', '127.0.0.1');
+    const producerId = await room.produce(annPeer, {
+      transportId: send.id,
+      kind: 'audio',
+      rtpParameters: OPUS_SEND,
+      source: 'microphone',
+      paused: false,
+    });
+    const consumer = await bob.next('newConsumer');
+    expect(consumer).toMatchObject({ producerId, peerId: annPeer.id, kind: 'audio', source: 'microphone', producerPaused: false });
+    await bob.ok('resumeConsumer', { consumerId: consumer.id });
+
+    const sender = createSocket('udp4');
+    const packet = Buffer.alloc(172, 0x5a);
+    packet[0] = 0x80;
+    packet[1] = 111;
+    packet.writeUInt32BE(OPUS_SEND.encodings[0]!.ssrc, 8);
+    for (let seq = 0; seq < 200 && received < 20; seq++) {
+      packet.writeUInt16BE(seq, 2);
+      packet.writeUInt32BE(seq * 960, 4);
+      sender.send(packet, send.local.port, send.local.ip);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(received).toBeGreaterThanOrEqual(20);
+
+    await ann.ok('closeProducer', { producerId });
+    expect(await bob.next('consumerClosed')).toEqual({ consumerId: consumer.id });
+    sender.close();
+    receiver.close();
+    ann.close();
+    bob.close();
+  });
+});
+
+describe('TURN', () => {
+  it('hands browsers time-limited TURN credentials derived from the shared secret', async () => {
+    const turn = await startTestServer({ SVC_TURN_URLS: 'turn:turn.example.com:3478', SVC_TURN_SECRET: 'coturn-secret' });
+    try {
+      const cred = await roomCredential(turn, seedMeeting(turn).code);
+      const [server] = cred.ice_servers;
+      expect(server!.urls).toEqual(['turn:turn.example.com:3478']);
+      const [expiry, identity] = server!.username!.split(':');
+      expect(identity).toBe(cred.identity);
+      expect(Number(expiry)).toBeGreaterThan(turn.clock.now() / 1000 + 3600);
+      expect(server!.credential).toBe(createHmac('sha1', 'coturn-secret').update(server!.username!).digest('base64'));
+    } finally {
+      await turn.close();
+    }
   });
 });
 
