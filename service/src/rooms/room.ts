@@ -109,8 +109,8 @@ export class Room {
   admit(peer: Peer): void {
     peer.state = 'joined';
     this.broadcast('peerJoined', { peer: peer.info() }, peer);
-    this.countChanged();
     this.events.emit('joined', { meetingId: this.meeting.id, peer: peer.info() });
+    this.countChanged();
   }
 
   /** Takes a peer out of the room (or the waiting room), tells it why and closes its socket; idempotent. */
@@ -124,8 +124,8 @@ export class Room {
     this.mediaServer.closePeer(peer.id);
     if (wasJoined) {
       this.broadcast('peerLeft', { peerId: peer.id, reason });
-      this.countChanged();
       this.events.emit('left', { meetingId: this.meeting.id, peer: peer.info(), reason });
+      this.countChanged();
     }
     if (wasWaiting) this.notifyHosts();
   }
