@@ -15,7 +15,7 @@ import { docsRouter } from './openapi/docs.routes';
 import { projectGraphqlRouter } from './graphql/graphql.routes';
 import type { ProjectDatabase } from './project/project.database';
 import { participantsRoutes } from './participants/participants.routes';
-import { recordingsRoutes } from './recordings/recordings.routes';
+import { recordingsRoutes, signedDownloadRouter } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
 import { roomPageRouter } from './rooms/room-page.routes';
 import type { WorkerPool } from './media/worker-pool';
@@ -77,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(docsRouter());
   api.use(authenticate(services.identity));
   api.use(rateLimit(new RateLimiter(config.rateLimit, services.clock), services.clock));
+  api.use(signedDownloadRouter(services.recordings));
   api.use(requireKey);
   api.use(jsonBody);
   mountRoutes(api, publicRoutes(deps));

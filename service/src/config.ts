@@ -21,6 +21,8 @@ export interface Config {
   project: ProjectConfig;
   rtc: RtcConfig;
   rooms: RoomSettings;
+  /** How long a recording's signed download URL works. */
+  recordingUrlTtlSeconds: number;
 }
 
 /** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
     },
     rtc: rtcConfig(env),
+    recordingUrlTtlSeconds: integer(env, 'SVC_RECORDING_URL_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     rooms: {
       emptyGraceSeconds: integer(env, 'SVC_ROOM_EMPTY_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
       turnUrls: turnUrls(env.SVC_TURN_URLS),

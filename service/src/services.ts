@@ -81,7 +81,7 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms'>,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds'>,
   clock: Clock,
   masterKey: Buffer,
   logger: Logger = createLogger('silent'),
@@ -158,6 +158,8 @@ export function createServices(
       clock,
       config.baseUrl,
       recordingsDir(config.dataDir),
+      tokens,
+      config.recordingUrlTtlSeconds * 1000,
     ),
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),

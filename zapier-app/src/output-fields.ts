@@ -26,7 +26,7 @@ export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__duration_seconds', label: 'Recording Duration (Seconds)', type: 'integer' },
   { key: 'data__recording__size_bytes', label: 'Recording Size (Bytes)', type: 'integer' },
   { key: 'data__recording__content_type', label: 'Recording Content Type', type: 'string' },
-  { key: 'data__recording__download_url', label: 'Recording Download URL (needs the API key)', type: 'string' },
+  { key: 'data__recording__download_url', label: 'Recording Download URL (signed, works without the API key for 24 h)', type: 'string' },
   { key: 'data__recording__created_at', label: 'Recording Created At', type: 'datetime' },
   { key: 'data__recording__ready_at', label: 'Recording Ready At', type: 'datetime' },
 ];

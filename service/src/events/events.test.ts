@@ -77,7 +77,7 @@ describe('events: emitters, GET /events and the polling feed', () => {
         id: rec.id,
         status: 'ready',
         duration_seconds: 61,
-        download_url: `https://meet.example.com/api/v1/public/recordings/${rec.id}/download`,
+        download_url: expect.stringContaining(`https://meet.example.com/api/v1/public/recordings/${rec.id}/download?token=`),
       });
       expect(recording.data.meeting.id).toBe(m.id);
       expect((await get('/triggers/transcript.ready?limit=1')).body.data[0].data.transcript).toEqual({ language: 'en', segment_count: 2 });

@@ -88,7 +88,9 @@ describe('integrations: Slack and Teams notifications', () => {
       `Quarterly <review> & plan has started https://meet.example.com/m/${t.services.meetings.findAnywhere(t.services.db.prepare("SELECT id FROM meetings WHERE title LIKE 'Quarterly%'").pluck().get() as string).code}`,
     );
     expect(texts[1]).toMatch(/has ended/);
-    expect(texts[2]).toMatch(/^The recording of .* is ready https:\/\/meet\.example\.com\/api\/v1\/public\/recordings\/rec_\w+\/download$/);
+    expect(texts[2]).toMatch(
+      /^The recording of .* is ready https:\/\/meet\.example\.com\/api\/v1\/public\/recordings\/rec_\w+\/download\?token=[\w.-]+$/,
+    );
     expect(texts[3]).toMatch(/transcript of .* is ready/);
     expect(texts[4]).toMatch(/summary of .* is ready/);
     expect(texts[5]).toMatch(/^Ada registered for Launch day/);

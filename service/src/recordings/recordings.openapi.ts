@@ -35,6 +35,18 @@ export const recordingsOpenApi: OpenApiFragment = {
         operationId: 'downloadRecording',
         tags: ['Recordings'],
         summary: 'Download the file of a ready recording',
+        description:
+          "With the API key, or without one through the recording's signed `download_url` (`?token=`), which expires " +
+          '(SVC_RECORDING_URL_TTL_SECONDS, 24 h by default). Range requests are answered with 206.',
+        parameters: [
+          {
+            name: 'token',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'The signed token of `download_url`; replaces the API key.',
+          },
+        ],
         responses: {
           '200': {
             description: 'The file.',
@@ -65,7 +77,7 @@ export const recordingsOpenApi: OpenApiFragment = {
         download_url: {
           type: ['string', 'null'],
           format: 'uri',
-          description: 'Set once the recording is ready; needs the same Bearer key.',
+          description: 'Set once the recording is ready: a signed link that downloads the file without an API key until it expires (24 h).',
         },
         created_at: { type: 'string', format: 'date-time' },
         ready_at: { type: ['string', 'null'], format: 'date-time' },

@@ -1,7 +1,8 @@
+import { Router, type Response } from 'express';
 import { parsePageRequest } from '../http/pagination';
 import type { RouteDef } from '../http/routes';
 import { AppError } from '../shared/errors';
-import type { RecordingsService } from './recordings.service';
+import type { RecordingFile, RecordingsService } from './recordings.service';
 
 /** Endpoints of recordings: the list of a meeting and the download of one file. */
 export function recordingsRoutes(recordings: RecordingsService): RouteDef[] {
@@ -20,14 +21,33 @@ export function recordingsRoutes(recordings: RecordingsService): RouteDef[] {
       scope: 'recordings:read',
       async handler(req, res) {
         const id = String(req.params.recording_id);
-        const file = recordings.file(req.principal!, id);
-        res.attachment(file.fileName);
-        await new Promise<void>((resolve, reject) =>
-          res.sendFile(file.path, { headers: { 'Content-Type': file.contentType } }, (err) =>
-            err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? AppError.notFound(`Recording ${id}`) : err) : resolve(),
-          ),
-        );
+        await sendRecording(res, id, recordings.file(req.principal!, id));
       },
     },
   ];
+}
+
+/**
+ * GET /recordings/{id}/download?token=...: the signed download URL, which works without an API key (a
+ * Slack message, a Zapier step or an email cannot carry one). Mounted before the key check; a request
+ * without a token goes on to the key-authenticated route.
+ */
+export function signedDownloadRouter(recordings: RecordingsService): Router {
+  const router = Router();
+  router.get('/recordings/:recording_id/download', async (req, res, next) => {
+    if (req.principal || typeof req.query.token !== 'string') return next();
+    const id = String(req.params.recording_id);
+    await sendRecording(res, id, recordings.fileByToken(id, req.query.token));
+  });
+  return router;
+}
+
+/** Serves a recording file as an attachment, with range requests (browsers seek in it). */
+async function sendRecording(res: Response, id: string, file: RecordingFile): Promise<void> {
+  res.attachment(file.fileName);
+  await new Promise<void>((resolve, reject) =>
+    res.sendFile(file.path, { headers: { 'Content-Type': file.contentType }, acceptRanges: true }, (err) =>
+      err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? AppError.notFound(`Recording ${id}`) : err) : resolve(),
+    ),
+  );
 }

@@ -6,6 +6,7 @@ import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
+import type { SignedTokens } from '../shared/signed-tokens';
 import type { Transaction } from '../shared/transaction';
 import type { RecordingRow, RecordingsRepo } from './recordings.repo';
 
@@ -49,6 +50,8 @@ export class RecordingsService {
     private readonly clock: Clock,
     private readonly baseUrl: string,
     private readonly recordingsDir: string,
+    private readonly tokens: SignedTokens,
+    private readonly downloadUrlTtlMs: number,
   ) {}
 
   /** One page of the recordings of a meeting the principal can read, newest first. */
@@ -62,8 +65,21 @@ export class RecordingsService {
     const row = this.repo.findById(recordingId);
     if (row) this.meetings.find(principal, row.meeting_id);
     if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
-    const fileName = path.basename(row.file_name);
+    return this.fileOf(row);
+  }
+
+  private fileOf(row: RecordingRow): RecordingFile {
+    const fileName = path.basename(row.file_name!);
     return { path: path.join(this.recordingsDir, fileName), fileName, contentType: row.content_type ?? 'application/octet-stream' };
+  }
+
+  /** The file of a ready recording, for whoever holds a download token of it that has not expired; unauthorized otherwise. */
+  fileByToken(recordingId: string, token: string): RecordingFile {
+    const claims = this.tokens.verify<{ r: string }>('recording-download', token, this.clock.now());
+    if (claims.r !== recordingId) throw new AppError('unauthorized', 'The link or token is invalid or has expired');
+    const row = this.repo.findById(recordingId);
+    if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
+    return this.fileOf(row);
   }
 
   /** Records that a recording of `meetingId` began (status processing). */
@@ -110,6 +126,12 @@ export class RecordingsService {
     });
   }
 
+  /** A link that downloads a recording without an API key until it expires (each read of the recording mints a fresh one). */
+  downloadUrl(recordingId: string): string {
+    const token = this.tokens.sign('recording-download', { r: recordingId }, this.clock.now() + this.downloadUrlTtlMs);
+    return `${this.baseUrl}/api/v1/public/recordings/${recordingId}/download?token=${token}`;
+  }
+
   /** The API form of a stored recording. */
   view(row: RecordingRow): Recording {
     return {
@@ -120,7 +142,7 @@ export class RecordingsService {
       duration_seconds: row.duration_seconds,
       size_bytes: row.size_bytes,
       content_type: row.content_type,
-      download_url: row.status === 'ready' ? `${this.baseUrl}/api/v1/public/recordings/${row.id}/download` : null,
+      download_url: row.status === 'ready' ? this.downloadUrl(row.id) : null,
       created_at: row.created_at,
       ready_at: row.ready_at,
     };

@@ -28,7 +28,9 @@ describe('recordings API', () => {
         duration_seconds: 125,
         size_bytes: 15,
         content_type: 'video/webm',
-        download_url: `https://meet.example.com/api/v1/public/recordings/${ready.id}/download`,
+        download_url: expect.stringMatching(
+          new RegExp(`^https://meet\\.example\\.com/api/v1/public/recordings/${ready.id}/download\\?token=[\\w-]+\\.[\\w-]+$`),
+        ),
         created_at: ready.created_at,
         ready_at: ready.ready_at,
       },
@@ -40,5 +42,36 @@ describe('recordings API', () => {
     expect(file.headers.get('content-disposition')).toContain(`${ready.id}.webm`);
     expect((await get(`/recordings/${processing.id}/download`)).status).toBe(404);
     expect((await get('/recordings/rec_00000000000000000000000000/download')).status).toBe(404);
+  });
+
+  it('serves a ready recording through its signed URL without a key, with ranges, until the URL expires', async () => {
+    const m = seedMeeting(t);
+    const recording = seedRecording(t, m.id, 'abcdefghij');
+    const other = seedRecording(t, m.id, 'other');
+    const listed = (await get(`/meetings/${m.id}/recordings`)).body.data.find((r: { id: string }) => r.id === recording.id);
+    const local = (url: string) => url.replace('https://meet.example.com', '');
+    const anonymous = (url: string, headers: Record<string, string> = {}) => t.request('GET', local(url), { headers });
+
+    const whole = await anonymous(listed.download_url);
+    expect(whole.status).toBe(200);
+    expect(whole.body).toBe('abcdefghij');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const part = await anonymous(listed.download_url, { range: 'bytes=2-5' });
+    expect(part.status).toBe(206);
+    expect(part.body).toBe('cdef');
+    expect(part.headers.get('content-range')).toBe('bytes 2-5/10');
+
+    const token = new URL(listed.download_url).searchParams.get('token')!;
+    const [payload, signature] = token.split('.');
+    const tampered = listed.download_url.replace(token, `${payload}.${signature!.slice(0, -2)}AA`);
+    expect((await anonymous(tampered)).status).toBe(401);
+    const forOther = `/api/v1/public/recordings/${other.id}/download?token=${token}`;
+    expect((await anonymous(forOther)).status).toBe(401);
+    expect((await anonymous(`/api/v1/public/recordings/${recording.id}/download`)).status).toBe(401);
+
+    t.clock.advance(24 * 3600 * 1000 + 1000);
+    const expired = await anonymous(listed.download_url);
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('unauthorized');
   });
 });
