@@ -22,6 +22,7 @@ import type { WorkerPool } from './media/worker-pool';
 import type { Services } from './services';
 import type { Logger } from './shared/logger';
 import { summariesRoutes } from './summaries/summaries.routes';
+import { searchRoutes } from './search/search.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { registrationsRoutes } from './webinars/registrations.routes';
@@ -47,6 +48,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
     ...recordingsRoutes(s.recordings),
     ...transcriptsRoutes(s.transcripts),
     ...summariesRoutes(s.summaries),
+    ...searchRoutes(s.search),
     ...registrationsRoutes(s.registrations, s.idempotency),
     ...eventsRoutes(s.events),
     ...webhooksRoutes(s.webhooks),

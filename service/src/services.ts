@@ -25,6 +25,8 @@ import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
 import { ChatRepo } from './rooms/chat.repo';
 import { RoomsService } from './rooms/rooms.service';
+import { SearchRepo } from './search/search.repo';
+import { SearchService } from './search/search.service';
 import { transactionOf, type Transaction } from './shared/transaction';
 import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
@@ -54,6 +56,7 @@ export interface Services {
   tokens: SignedTokens;
   roomLinks: RoomLinks;
   rooms: RoomsService;
+  search: SearchService;
   keys: KeysService;
   identity: IdentityService;
   events: EventsService;
@@ -120,6 +123,7 @@ export function createServices(
   );
   events.subscribe(webhooks);
   events.subscribe(integrations);
+  const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
   const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
   const rooms = new RoomsService(
@@ -128,6 +132,7 @@ export function createServices(
     registrations,
     roomLinks,
     new ChatRepo(db),
+    search,
     tokens,
     transaction,
     ids,
@@ -144,6 +149,7 @@ export function createServices(
     tokens,
     roomLinks,
     rooms,
+    search,
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
     events,
@@ -161,7 +167,7 @@ export function createServices(
       tokens,
       config.recordingUrlTtlSeconds * 1000,
     ),
-    transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, transaction, clock),
+    transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, search, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations,
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),

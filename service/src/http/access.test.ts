@@ -13,6 +13,8 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'DELETE', path: '/meetings/{id}', scope: 'meetings:write' },
   { method: 'POST', path: '/meetings/{id}/host-links', scope: 'meetings:write', body: {} },
   { method: 'GET', path: '/meetings/{id}/participants', scope: 'meetings:read' },
+  { method: 'GET', path: '/meetings/{id}/chat-messages', scope: 'meetings:read' },
+  { method: 'GET', path: '/search?q=hello', scope: 'transcripts:read' },
   { method: 'GET', path: '/meetings/{id}/recordings', scope: 'recordings:read' },
   { method: 'GET', path: '/recordings/{recording_id}/download', scope: 'recordings:read' },
   { method: 'GET', path: '/meetings/{id}/transcript', scope: 'transcripts:read' },

@@ -6,6 +6,7 @@ import { roomsOpenApi } from '../rooms/rooms.openapi';
 import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
 import { summariesOpenApi } from '../summaries/summaries.openapi';
+import { searchOpenApi } from '../search/search.openapi';
 import { webinarsOpenApi } from '../webinars/registrations.openapi';
 import { eventsOpenApi } from '../events/events.openapi';
 import { webhooksOpenApi } from '../webhooks/webhooks.openapi';
@@ -20,6 +21,7 @@ const FRAGMENTS = [
   recordingsOpenApi,
   transcriptsOpenApi,
   summariesOpenApi,
+  searchOpenApi,
   webinarsOpenApi,
   eventsOpenApi,
   webhooksOpenApi,

@@ -93,6 +93,8 @@ describe('OpenAPI document', () => {
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);
     await api('get', '/meetings/{id}/summary', `/meetings/${m.id}/summary`);
+    const hits = await api('get', '/search', `/search?q=${encodeURIComponent(chat.data[0].text.split(' ')[0])}`);
+    expect(hits.data.length).toBeGreaterThan(0);
 
     const endpoint = await api('post', '/webhook-endpoints', '/webhook-endpoints', {
       url: 'https://hooks.example.com/doc',

@@ -13,6 +13,7 @@ import type { SignedTokens } from '../shared/signed-tokens';
 import type { Transaction } from '../shared/transaction';
 import { objectValidator } from '../shared/validation';
 import type { RegistrationsService } from '../webinars/registrations.service';
+import type { SearchService } from '../search/search.service';
 import type { ChatRepo } from './chat.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import type { RoomLinks } from './room-links';
@@ -88,6 +89,7 @@ export class RoomsService {
     private readonly registrations: RegistrationsService,
     private readonly links: RoomLinks,
     private readonly chat: ChatRepo,
+    private readonly search: SearchService,
     private readonly tokens: SignedTokens,
     private readonly transaction: Transaction,
     private readonly ids: IdGenerator,
@@ -239,7 +241,11 @@ export class RoomsService {
       text,
       sent_at: isoAt(this.clock.now()),
     };
-    this.chat.insert(message);
+    const organizationId = this.meetings.findAnywhere(meetingId).organization_id;
+    this.transaction(() => {
+      this.chat.insert(message);
+      this.search.indexChat(message, organizationId);
+    });
     return message;
   }
 

@@ -4,6 +4,7 @@ import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { Transaction } from '../shared/transaction';
+import type { SearchService } from '../search/search.service';
 import type { Transcript, TranscriptSegment, TranscriptsRepo } from './transcripts.repo';
 
 /** Transcripts of meetings; the media pipeline calls `complete`, which emits transcript.ready. */
@@ -12,6 +13,7 @@ export class TranscriptsService {
     private readonly repo: TranscriptsRepo,
     private readonly meetings: MeetingsService,
     private readonly events: EventsService,
+    private readonly search: SearchService,
     private readonly transaction: Transaction,
     private readonly clock: Clock,
   ) {}
@@ -39,6 +41,7 @@ export class TranscriptsService {
         updated_at: now,
       };
       this.repo.save(transcript);
+      this.search.indexTranscript(meeting.id, meeting.organization_id, transcript.segments, now);
       this.events.emit(meeting.organization_id, 'transcript.ready', {
         meeting: meetingRef(this.meetings.view(meeting)),
         transcript: { language: transcript.language, segment_count: transcript.segments.length },

@@ -1,0 +1,78 @@
+import type { Db } from '../db/connection';
+
+/** Where a hit comes from: a transcript segment (`ref` is its index) or a chat message (`ref` is its id). */
+export type SearchSource = 'transcript' | 'chat';
+
+/** One entry of the index, as written. */
+export interface SearchEntry {
+  text: string;
+  organization_id: string;
+  meeting_id: string;
+  source: SearchSource;
+  ref: string;
+  speaker: string | null;
+  start_seconds: number | null;
+  at: string;
+}
+
+/** A hit: the entry, its highlighted snippet and the meeting it is in. */
+export interface SearchHitRow extends SearchEntry {
+  snippet: string;
+  meeting_code: string;
+  meeting_title: string;
+}
+
+/** The parameters of one search. */
+export interface SearchQuery {
+  /** An FTS5 MATCH expression built by `matchExpression` (never raw user input). */
+  match: string;
+  organizationIds: string[];
+  sources: SearchSource[];
+  meetingId: string | null;
+  limit: number;
+  offset: number;
+}
+
+/** SQL access to the FTS5 search index. */
+export class SearchRepo {
+  private readonly insertStmt;
+  private readonly deleteTranscriptStmt;
+  private readonly searchStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(`INSERT INTO search_index (text, organization_id, meeting_id, source, ref, speaker, start_seconds, at)
+      VALUES (@text, @organization_id, @meeting_id, @source, @ref, @speaker, @start_seconds, @at)`);
+    this.deleteTranscriptStmt = db.prepare("DELETE FROM search_index WHERE meeting_id = ? AND source = 'transcript'");
+    this.searchStmt = db.prepare<Record<string, unknown>, SearchHitRow>(`SELECT s.text, s.organization_id, s.meeting_id, s.source, s.ref,
+        s.speaker, s.start_seconds, s.at, snippet(search_index, 0, '[', ']', '…', 16) AS snippet,
+        m.code AS meeting_code, m.title AS meeting_title
+      FROM search_index s JOIN meetings m ON m.id = s.meeting_id
+      WHERE search_index MATCH @match
+        AND s.organization_id IN (SELECT value FROM json_each(@orgs))
+        AND s.source IN (SELECT value FROM json_each(@sources))
+        AND (@meeting IS NULL OR s.meeting_id = @meeting)
+      ORDER BY bm25(search_index), s.rowid
+      LIMIT @limit OFFSET @offset`);
+  }
+
+  insert(entry: SearchEntry): void {
+    this.insertStmt.run(entry);
+  }
+
+  /** Removes a meeting's transcript entries (before its new transcript is indexed). */
+  deleteTranscript(meetingId: string): void {
+    this.deleteTranscriptStmt.run(meetingId);
+  }
+
+  /** The best hits first (BM25), then in indexing order. */
+  search(q: SearchQuery): SearchHitRow[] {
+    return this.searchStmt.all({
+      match: q.match,
+      orgs: JSON.stringify(q.organizationIds),
+      sources: JSON.stringify(q.sources),
+      meeting: q.meetingId,
+      limit: q.limit,
+      offset: q.offset,
+    });
+  }
+}

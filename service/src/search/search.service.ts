@@ -1,0 +1,135 @@
+import type { Principal } from '../identity/identity.service';
+import type { MeetingsService } from '../meetings/meetings.service';
+import type { ChatMessage } from '../rooms/room.protocol';
+import { AppError } from '../shared/errors';
+import type { Page } from '../shared/paging';
+import type { TranscriptSegment } from '../transcripts/transcripts.repo';
+import type { SearchHitRow, SearchRepo, SearchSource } from './search.repo';
+
+/** One search result: where in which meeting, the matching text and a snippet with the matches in [brackets]. */
+export interface SearchHit {
+  meeting: { id: string; code: string; title: string };
+  source: SearchSource;
+  text: string;
+  snippet: string;
+  /** Who said or wrote it. */
+  speaker: string | null;
+  /** Transcript hits: seconds from the start of the recording, and the segment's index in the transcript. */
+  start_seconds: number | null;
+  segment_index: number | null;
+  /** Chat hits: the message's id. */
+  chat_message_id: string | null;
+  /** When the message was sent, or when the transcript was made. */
+  at: string;
+}
+
+/** What a caller asks for. */
+export interface SearchRequest {
+  q: string;
+  /** Only this meeting (id or code). */
+  meeting?: string;
+  limit: number;
+  /** The opaque cursor of the previous page. */
+  cursor?: string;
+}
+
+/** Words of a query that count; more are ignored so that a pasted paragraph cannot make one search expensive. */
+const MAX_QUERY_WORDS = 16;
+
+/**
+ * The query as an FTS5 MATCH expression that cannot be a syntax error: every word of the user's text
+ * becomes a quoted string (all must occur), whatever punctuation or operators it contained; null when
+ * it has no word at all.
+ */
+export function matchExpression(query: string): string | null {
+  const words =
+    query
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, MAX_QUERY_WORDS) ?? [];
+  return words.length === 0 ? null : words.map((word) => `"${word}"`).join(' ');
+}
+
+/** The full-text index of transcripts and chat: written as they are stored, searched per organization and scope. */
+export class SearchService {
+  constructor(
+    private readonly repo: SearchRepo,
+    private readonly meetings: MeetingsService,
+  ) {}
+
+  /** Indexes a chat message (call inside the transaction that stores it). */
+  indexChat(message: ChatMessage, organizationId: string): void {
+    this.repo.insert({
+      text: message.text,
+      organization_id: organizationId,
+      meeting_id: message.meeting_id,
+      source: 'chat',
+      ref: message.id,
+      speaker: message.sender_name,
+      start_seconds: null,
+      at: message.sent_at,
+    });
+  }
+
+  /** Replaces a meeting's transcript in the index (call inside the transaction that stores it). */
+  indexTranscript(meetingId: string, organizationId: string, segments: TranscriptSegment[], at: string): void {
+    this.repo.deleteTranscript(meetingId);
+    segments.forEach((segment, index) =>
+      this.repo.insert({
+        text: segment.text,
+        organization_id: organizationId,
+        meeting_id: meetingId,
+        source: 'transcript',
+        ref: String(index),
+        speaker: segment.speaker ?? null,
+        start_seconds: segment.start,
+        at,
+      }),
+    );
+  }
+
+  /** The best matches of `q` in what the principal may read: transcripts with transcripts:read, chat with meetings:read too. */
+  search(principal: Principal, request: SearchRequest): Page<SearchHit> {
+    const match = matchExpression(request.q);
+    if (!match) throw AppError.invalid([{ param: 'q', message: 'must contain at least one word' }]);
+    const sources: SearchSource[] = ['transcript'];
+    if (principal.key.scopes.includes('meetings:read')) sources.push('chat');
+    const meetingId = request.meeting === undefined ? null : this.meetings.find(principal, request.meeting).id;
+    const offset = request.cursor === undefined ? 0 : decodeOffset(request.cursor);
+    const rows = this.repo.search({
+      match,
+      organizationIds: principal.organizationIds,
+      sources,
+      meetingId,
+      limit: request.limit + 1,
+      offset,
+    });
+    const hasMore = rows.length > request.limit;
+    return {
+      data: rows.slice(0, request.limit).map(hitOf),
+      has_more: hasMore,
+      next_cursor: hasMore ? Buffer.from(`o:${offset + request.limit}`).toString('base64url') : null,
+    };
+  }
+}
+
+function hitOf(row: SearchHitRow): SearchHit {
+  const transcript = row.source === 'transcript';
+  return {
+    meeting: { id: row.meeting_id, code: row.meeting_code, title: row.meeting_title },
+    source: row.source,
+    text: row.text,
+    snippet: row.snippet,
+    speaker: row.speaker,
+    start_seconds: transcript ? row.start_seconds : null,
+    segment_index: transcript ? Number(row.ref) : null,
+    chat_message_id: transcript ? null : row.ref,
+    at: row.at,
+  };
+}
+
+function decodeOffset(cursor: string): number {
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw AppError.invalid([{ param: 'cursor', message: 'is not a cursor this API returned' }]);
+  return Number(match[1]);
+}
