@@ -10,6 +10,8 @@ import type {
 } from '../rooms/room.protocol';
 import type { TestServer } from './harness';
 
+export type { JoinCredential } from '../rooms/room.protocol';
+
 /** A response frame as tests see it. */
 export type RoomAnswer<M extends RoomMethod = RoomMethod> =
   { id: number | null; ok: true; data: RoomMethods[M]['result'] } | { id: number | null; ok: false; error: RoomError };

@@ -1,0 +1,25 @@
+/** The room wire protocol as the page uses it: the service's types, and its published limits. */
+export type {
+  ChatMessage,
+  ClientRequest,
+  ConsumerOptions,
+  CredentialRequest,
+  JoinCredential,
+  LeaveReason,
+  MediaSource,
+  ParticipantRole,
+  PeerInfo,
+  RoomError,
+  RoomInfo,
+  RoomMethod,
+  RoomMethods,
+  RoomNotification,
+  RoomNotifications,
+  RoomState,
+  ServerNotificationFrame,
+  ServerResponse,
+  TransportOptions,
+  UnavailableReason,
+  WaitingPeer,
+} from '../../../service/src/rooms/room.protocol';
+export { ROOM_LIMITS } from '../../../service/src/rooms/room.protocol';
