@@ -17,6 +17,15 @@ export interface Config {
   /** Base URL of Slack's Web API (a proxy or, in tests, a local fake). */
   slackApiUrl: string;
   project: ProjectConfig;
+  dashboard: DashboardConfig;
+}
+
+/** The web dashboard served at the base URL. */
+export interface DashboardConfig {
+  /** How long a dashboard session lasts. */
+  sessionTtlMs: number;
+  /** The built dashboard (web/dashboard/dist); absent: the dashboard's pages answer 503. */
+  dir: string;
 }
 
 /** The project database: embedded in `{dataDir}/project` unless `databaseUrl` names a PostgreSQL server. */
@@ -84,6 +93,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       databaseUrl: projectDatabaseUrl(env.SVC_PROJECT_DATABASE_URL),
       jwtSecret: projectJwtSecret(env.SVC_PROJECT_JWT_SECRET),
       statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
+    },
+    dashboard: {
+      sessionTtlMs: integer(env, 'SVC_DASHBOARD_SESSION_TTL_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600) * 1000,
+      dir: path.resolve(env.SVC_DASHBOARD_DIR || path.join(__dirname, '../../web/dashboard/dist')),
     },
   };
 }

@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Prefixes of the opaque identifiers the API hands out. */
-export type IdPrefix = 'mtg' | 'rec' | 'evt' | 'reg' | 'key' | 'whk' | 'dlv' | 'org' | 'usr' | 'prt' | 'att' | 'int' | 'job';
+export type IdPrefix = 'mtg' | 'rec' | 'evt' | 'reg' | 'key' | 'whk' | 'dlv' | 'org' | 'usr' | 'prt' | 'att' | 'int' | 'job' | 'ses';
 
 /**
  * Creates prefixed identifiers whose text sorts in creation order (48-bit millisecond time, then
