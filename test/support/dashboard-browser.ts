@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '../..');
+const ARTIFACTS = path.join(ROOT, 'test/artifacts');
+
+/** Debian's chromium, headless, through playwright-core. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot to test/artifacts/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The one-time sign-in link's token the first start printed, and the owner key printed on its own line. */
+export function firstStartSecrets(stdout: string): { key: string; linkToken: string } {
+  const key = /^(svc_sk_[0-9a-z]+)$/m.exec(stdout)?.[1];
+  const linkToken = /\/sign-in#token=(\S+)$/m.exec(stdout)?.[1];
+  if (!key || !linkToken) throw new Error(`first start printed no key or sign-in link:\n${stdout}`);
+  return { key, linkToken };
+}
+
+/** Runs `svc users set-password EMAIL` with the password on stdin. */
+export function setPassword(dataDir: string, email: string, password: string): { code: number | null; stderr: string } {
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'service/bin/svc.js'), 'users', 'set-password', email], {
+    env: { ...process.env, SVC_DATA_DIR: dataDir },
+    input: `${password}\n`,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { code: res.status, stderr: res.stderr };
+}
