@@ -41,7 +41,7 @@ describe('dashboard: signing in and Settings > Developers, in Chromium against t
 
   it('signs in with the one-time link; a second use of the link fails', async () => {
     await page.goto(`${svc.url}/sign-in#token=${linkToken}`);
-    await page.getByRole('heading', { name: 'Meetings' }).waitFor();
+    await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/meetings');
     const cookie = (await context.cookies()).find((c) => c.name === 'svc_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
@@ -67,7 +67,7 @@ describe('dashboard: signing in and Settings > Developers, in Chromium against t
     await screenshot(p, 'dashboard-sign-in-wrong-password');
     await p.getByLabel('Password').fill('a long enough password');
     await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.getByRole('heading', { name: 'Meetings' }).waitFor();
+    await p.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
     await p.getByRole('button', { name: 'Sign out' }).click();
     await p.getByRole('heading', { name: 'Sign in to svc' }).waitFor();
     await p.goto(`${svc.url}/settings/developers`);
@@ -202,7 +202,7 @@ describe('dashboard session expiry', () => {
       const { linkToken } = firstStartSecrets(svc.stdout());
       const page = await browser.newPage();
       await page.goto(`${svc.url}/sign-in#token=${linkToken}`);
-      await page.getByRole('heading', { name: 'Meetings' }).waitFor();
+      await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
       const cookie = (await page.context().cookies()).find((c) => c.name === 'svc_session')!;
       await waitFor(
         async () =>

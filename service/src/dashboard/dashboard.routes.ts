@@ -1,6 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../app';
 import { jsonBody } from '../http/body';
+import { ChatTarget } from '../integrations/chat.target';
+import { httpSender } from '../outbox/http-sender';
+import { parsePageRequest } from '../http/pagination';
 import { mountRoutes, type RouteDef } from '../http/routes';
 import { keyHint } from '../keys/keys.service';
 import type { ApiKeyRow } from '../keys/keys.repo';
@@ -48,6 +51,17 @@ const parseNewKey = objectValidator<{ name: string; scopes: string[]; organizati
 export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Router {
   const { config, services } = deps;
   const dashboard = services.dashboard;
+  const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
+    baseUrl: config.baseUrl,
+    slackApiUrl: config.slackApiUrl,
+    timeoutMs: config.webhooks.timeoutMs,
+    send: httpSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      connectTimeoutMs: config.webhooks.connectTimeoutMs,
+      allowPrivateTargets: config.allowInsecureWebhooks,
+    }),
+    logger: deps.logger,
+  });
   const router = Router();
   router.use(noStore, sameOrigin(config.baseUrl), jsonBody);
 
@@ -111,6 +125,22 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     const row = services.keys.list().find((k) => k.id === id && k.user_id === req.dashboardSession!.user.id);
     if (!row) throw AppError.notFound(`API key ${id}`);
     res.json(keyView(services.keys.revoke(id)));
+  });
+
+  router.post('/meetings/:id/end', (req, res) => {
+    res.json(services.meetings.end(services.meetings.find(req.principal!, String(req.params.id))));
+  });
+  router.get('/meetings/:id/registrations', (req, res) => {
+    res.json(services.registrations.list(req.principal!, String(req.params.id), parsePageRequest(req)));
+  });
+
+  router.post('/integrations/:id/test', async (req, res) => {
+    const integration = services.integrationsRepo.findAny(String(req.params.id));
+    if (!integration || !req.principal!.organizationIds.includes(integration.organization_id) || integration.kind === 'project') {
+      throw AppError.notFound(`Chat integration ${String(req.params.id)}`);
+    }
+    const result = await chat.sendTest(integration, new Date(services.clock.now()));
+    res.json({ ok: result.error === null, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
   });
 
   const v1 = Router();

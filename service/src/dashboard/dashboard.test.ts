@@ -185,6 +185,26 @@ describe('dashboard sign-in and sessions', () => {
     expect((await client(t).call('GET', '/v1/meetings')).status).toBe(401);
   });
 
+  it('ends a live meeting and lists a webinar’s registrations, for the session only', async () => {
+    const c = client(t);
+    await c.signIn(tokenOf(t.services.dashboard.signInLink().url));
+    const meeting = (await c.call('POST', '/v1/meetings', { title: 'Live one' })).body;
+    expect((await c.call('POST', `/meetings/${meeting.id}/end`)).status).toBe(409);
+    t.services.meetings.start(t.services.meetings.findAnywhere(meeting.id));
+    const ended = await c.call('POST', `/meetings/${meeting.id}/end`);
+    expect(ended.body).toMatchObject({ status: 'ended' });
+
+    const webinar = (await c.call('POST', '/v1/meetings', { title: 'Webinar', kind: 'webinar', slug: 'dash-webinar' })).body;
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      expect((await c.call('POST', '/v1/webinars/dash-webinar/registrations', { email, name: email })).status).toBe(201);
+    }
+    const first = await c.call('GET', `/meetings/${webinar.id}/registrations?limit=2`);
+    expect(first.body.data.map((r: { email: string }) => r.email)).toEqual(['c@example.com', 'b@example.com']);
+    const rest = await c.call('GET', `/meetings/${webinar.id}/registrations?cursor=${first.body.next_cursor}`);
+    expect(rest.body).toMatchObject({ has_more: false, data: [{ email: 'a@example.com' }] });
+    expect((await client(t).call('GET', `/meetings/${webinar.id}/registrations`)).status).toBe(401);
+  });
+
   it('serves the pages with a strict CSP and the hashed assets cached for a year', async () => {
     for (const page of ['/', '/sign-in', '/meetings/mtg_x', '/settings/developers']) {
       const res = await t.request('GET', page);

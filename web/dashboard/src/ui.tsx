@@ -220,3 +220,21 @@ export function Checkboxes({
     </fieldset>
   );
 }
+
+/** A table that scrolls sideways on narrow screens, with its column headers. */
+export function Table({ headers, children }: { headers: ReactNode[]; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {headers.map((h, i) => (
+              <th key={i}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, type Page, type Session } from '../api';
-import { Badge, Button, Checkboxes, ConfirmButton, ErrorNotice, SecretOnce, Section, useAction, useLoad, when } from '../ui';
+import { Badge, Button, Checkboxes, ConfirmButton, ErrorNotice, SecretOnce, Section, useAction, Table, useLoad, when } from '../ui';
 import { Deliveries } from './Deliveries';
 
 interface ApiKey {
@@ -138,65 +138,48 @@ function ApiKeys({ session }: { session: Session }) {
       <ErrorNotice error={keys.error} />
       {keys.data && keys.data.data.length === 0 && <p className="empty">No API keys yet.</p>}
       {keys.data && keys.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th>Scopes</th>
-                <th>Organization</th>
-                <th>Last used</th>
-                <th>Status</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((k) => (
-                <tr key={k.id} data-key-id={k.id}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.prefix}</code>
-                  </td>
-                  <td className="scopes">{k.scopes.length === session.scopes.length ? 'all' : k.scopes.join(', ') || 'none'}</td>
-                  <td>{orgName(session, k.organization_id)}</td>
-                  <td>{k.last_used_at ? when(k.last_used_at) : 'Never'}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      <Badge tone="muted">Revoked</Badge>
-                    ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
-                      <Badge tone="muted">Expired</Badge>
-                    ) : (
-                      <Badge tone="ok">{k.expires_at ? `Active until ${when(k.expires_at)}` : 'Active'}</Badge>
-                    )}
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      {!k.revoked_at && (
-                        <ConfirmButton
-                          label="Revoke"
-                          title={`Revoke “${k.name}”?`}
-                          message={
-                            <p>
-                              Requests with <code>{k.prefix}</code> are refused at once. This cannot be undone.
-                            </p>
-                          }
-                          confirmLabel="Revoke key"
-                          onConfirm={async () => {
-                            await api('POST', `/keys/${k.id}/revoke`);
-                            keys.reload();
-                          }}
-                        />
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table headers={['Name', 'Key', 'Scopes', 'Organization', 'Last used', 'Status', <span className="sr-only">Actions</span>]}>
+          {keys.data.data.map((k) => (
+            <tr key={k.id} data-key-id={k.id}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}</code>
+              </td>
+              <td className="scopes">{k.scopes.length === session.scopes.length ? 'all' : k.scopes.join(', ') || 'none'}</td>
+              <td>{orgName(session, k.organization_id)}</td>
+              <td>{k.last_used_at ? when(k.last_used_at) : 'Never'}</td>
+              <td>
+                {k.revoked_at ? (
+                  <Badge tone="muted">Revoked</Badge>
+                ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
+                  <Badge tone="muted">Expired</Badge>
+                ) : (
+                  <Badge tone="ok">{k.expires_at ? `Active until ${when(k.expires_at)}` : 'Active'}</Badge>
+                )}
+              </td>
+              <td>
+                <div className="row-actions">
+                  {!k.revoked_at && (
+                    <ConfirmButton
+                      label="Revoke"
+                      title={`Revoke “${k.name}”?`}
+                      message={
+                        <p>
+                          Requests with <code>{k.prefix}</code> are refused at once. This cannot be undone.
+                        </p>
+                      }
+                      confirmLabel="Revoke key"
+                      onConfirm={async () => {
+                        await api('POST', `/keys/${k.id}/revoke`);
+                        keys.reload();
+                      }}
+                    />
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Section>
   );
