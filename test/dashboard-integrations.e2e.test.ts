@@ -1,0 +1,82 @@
+import { startFakeSlack, type FakeSlack } from '@svc/service/testing';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { firstStartSecrets, launchChromium, screenshot } from './support/dashboard-browser';
+import { call, startService, tempDataDir, waitFor, type ServiceProcess } from './support/service-process';
+
+jest.setTimeout(60_000);
+
+const TOKEN = 'xoxb-dashboard-test-token';
+
+describe('dashboard: Settings > Integrations against a local fake Slack', () => {
+  let dataDir: string;
+  let svc: ServiceProcess;
+  let browser: Browser;
+  let page: Page;
+  let slack: FakeSlack;
+  let key: string;
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    slack = await startFakeSlack({ token: TOKEN, channels: ['C0123ABC'] });
+    [svc, browser] = await Promise.all([startService(dataDir, { SVC_SLACK_API_URL: slack.apiUrl }), launchChromium()]);
+    const secrets = firstStartSecrets(svc.stdout());
+    key = secrets.key;
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(`${svc.url}/sign-in#token=${secrets.linkToken}`);
+    await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.stop();
+    await slack?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('adds Slack, sends a test message, and shows a delivery of a real event', async () => {
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('button', { name: 'Add Slack' }).click();
+    const form = page.getByRole('form', { name: 'New Slack integration' });
+    await form.getByLabel('Bot token').fill(TOKEN);
+    await form.getByLabel('Channel ID').fill('C0123ABC');
+    await form.getByLabel('registration.created').check();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'C0123ABC' });
+    await item.getByText('OK', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+
+    await item.getByRole('button', { name: 'Send test message' }).click();
+    await item.getByRole('status').filter({ hasText: 'Test message sent' }).waitFor();
+    expect(slack.posts).toHaveLength(1);
+    expect(slack.posts[0]).toMatchObject({ channel: 'C0123ABC', token: TOKEN });
+    expect(slack.posts[0]!.text).toContain('Test message from svc');
+    expect(slack.problems).toEqual([]);
+
+    expect((await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Demo', kind: 'webinar', slug: 'demo' })).status).toBe(
+      201,
+    );
+    const reg = { email: 'lin@example.com', name: 'Lin' };
+    expect((await call(svc.url, 'POST', '/api/v1/public/webinars/demo/registrations', key, reg)).status).toBe(201);
+    await waitFor(() => slack.posts.length === 2, 15_000);
+    await item.getByRole('button', { name: 'Deliveries' }).click();
+    await waitFor(async () => {
+      await item.getByRole('button', { name: 'Refresh' }).click();
+      return (await item.locator('tr.delivery').filter({ hasText: 'succeeded' }).count()) === 1;
+    }, 15_000);
+    await item.getByRole('button', { name: 'Attempts' }).click();
+    await item.locator('li.attempt').getByText('200', { exact: true }).waitFor();
+    await screenshot(page, 'dashboard-integrations');
+  });
+
+  it('reports a failing test message with Slack’s error', async () => {
+    await page.getByRole('button', { name: 'Add Slack' }).click();
+    const form = page.getByRole('form', { name: 'New Slack integration' });
+    await form.getByLabel('Bot token').fill('xoxb-revoked-token-000');
+    await form.getByLabel('Channel ID').fill('C9999');
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'C9999' });
+    await item.getByRole('button', { name: 'Send test message' }).click();
+    await item.getByRole('status').filter({ hasText: 'Test message failed: invalid_auth' }).waitFor();
+    expect(slack.posts).toHaveLength(2);
+  });
+});
