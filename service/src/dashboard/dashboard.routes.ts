@@ -3,6 +3,7 @@ import type { AppDeps } from '../app';
 import { jsonBody } from '../http/body';
 import { ChatTarget } from '../integrations/chat.target';
 import { httpSender } from '../outbox/http-sender';
+import type { ProjectDatabase } from '../project/project.database';
 import { parsePageRequest } from '../http/pagination';
 import { mountRoutes, type RouteDef } from '../http/routes';
 import { keyHint } from '../keys/keys.service';
@@ -31,6 +32,18 @@ const parsePasswordSignIn = objectValidator<{ email: string; password: string }>
   required: ['email', 'password'],
   properties: { email: { type: 'string', minLength: 1, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
 });
+const parseUserToken = objectValidator<{ sub: string }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['sub'],
+  properties: { sub: { type: 'string', format: 'uuid' } },
+});
+const parseSql = objectValidator<{ sql: string }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['sql'],
+  properties: { sql: { type: 'string', minLength: 1, maxLength: 100_000 } },
+});
 const parseNewKey = objectValidator<{ name: string; scopes: string[]; organization_id?: string | null; expires_at?: string | null }>({
   type: 'object',
   additionalProperties: false,
@@ -51,6 +64,7 @@ const parseNewKey = objectValidator<{ name: string; scopes: string[]; organizati
 export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Router {
   const { config, services } = deps;
   const dashboard = services.dashboard;
+  const isOwner = (userId: string) => services.identity.ensureOwner().owner.id === userId;
   const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
     baseUrl: config.baseUrl,
     slackApiUrl: config.slackApiUrl,
@@ -143,10 +157,40 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     res.json({ ok: result.error === null, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
   });
 
+  router.get('/project', (req, res) => {
+    const keys = projectOf(deps).keys();
+    res.json({
+      url: keys.url,
+      graphql_url: `${keys.url}/graphql/v1`,
+      anon_key: keys.anon,
+      service_role_key: keys.serviceRole,
+      can_run_sql: isOwner(req.dashboardSession!.user.id),
+    });
+  });
+  router.post('/project/user-token', (req, res) => {
+    const { sub } = parseUserToken(req.body);
+    const iat = Math.floor(services.clock.now() / 1000);
+    res.json({ token: projectOf(deps).signToken({ sub, role: 'authenticated', aud: 'authenticated', iat, exp: iat + 3600 }) });
+  });
+  router.post('/project/sql', async (req, res) => {
+    if (!isOwner(req.dashboardSession!.user.id)) throw new AppError('forbidden', 'Only the owner runs SQL on the project database');
+    const { sql } = parseSql(req.body);
+    try {
+      res.json({ results: await projectOf(deps).sql(sql) });
+    } catch (err) {
+      throw AppError.invalid([{ param: 'sql', message: err instanceof Error ? err.message : String(err) }]);
+    }
+  });
+
   const v1 = Router();
   mountRoutes(v1, publicRoutes);
   router.use('/v1', v1);
   return router;
+}
+
+function projectOf(deps: AppDeps): ProjectDatabase {
+  if (!deps.project) throw AppError.notFound('The project database');
+  return deps.project;
 }
 
 function keyView(row: ApiKeyRow) {

@@ -80,7 +80,7 @@ function App() {
           </Button>
         </div>
       </header>
-      <main id="main">
+      <main id="main" className={path === '/ide' ? 'wide' : undefined}>
         {meeting ? (
           <MeetingPage id={decodeURIComponent(meeting[1]!)} session={session} />
         ) : path === '/meetings' ? (
