@@ -1,36 +1,27 @@
 import { startFakeSlack, type FakeSlack } from '@svc/service/testing';
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { firstStartSecrets, launchChromium, screenshot } from './support/dashboard-browser';
-import { call, startService, tempDataDir, waitFor, type ServiceProcess } from './support/service-process';
+import type { Page } from 'playwright-core';
+import { screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
+import { call, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(60_000);
 
 const TOKEN = 'xoxb-dashboard-test-token';
 
 describe('dashboard: Settings > Integrations against a local fake Slack', () => {
-  let dataDir: string;
+  let dash: SignedInDashboard;
   let svc: ServiceProcess;
-  let browser: Browser;
   let page: Page;
   let slack: FakeSlack;
   let key: string;
 
   beforeAll(async () => {
-    dataDir = tempDataDir();
     slack = await startFakeSlack({ token: TOKEN, channels: ['C0123ABC'] });
-    [svc, browser] = await Promise.all([startService(dataDir, { SVC_SLACK_API_URL: slack.apiUrl }), launchChromium()]);
-    const secrets = firstStartSecrets(svc.stdout());
-    key = secrets.key;
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(`${svc.url}/sign-in#token=${secrets.linkToken}`);
-    await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
+    dash = await startSignedIn({ SVC_SLACK_API_URL: slack.apiUrl });
+    ({ svc, page, ownerKey: key } = dash);
   });
   afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
+    await dash?.close();
     await slack?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('adds Slack, sends a test message, and shows a delivery of a real event', async () => {

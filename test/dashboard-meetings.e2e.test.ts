@@ -1,35 +1,25 @@
 import { seedMediaResults } from '@svc/service/testing';
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { firstStartSecrets, freePort, launchChromium, screenshot } from './support/dashboard-browser';
-import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
+import type { Page } from 'playwright-core';
+import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
+import { call, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(60_000);
 
 describe('dashboard: meetings, in Chromium against the real service', () => {
+  let dash: SignedInDashboard;
   let dataDir: string;
   let svc: ServiceProcess;
-  let browser: Browser;
   let page: Page;
   let key: string;
 
   beforeAll(async () => {
-    dataDir = tempDataDir();
     // A fixed base URL, so the links the service makes (join, host) point at it.
     const port = await freePort();
-    const env = { PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` };
-    [svc, browser] = await Promise.all([startService(dataDir, env), launchChromium()]);
-    const secrets = firstStartSecrets(svc.stdout());
+    dash = await startSignedIn({ PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` });
+    ({ dataDir, svc, page } = dash);
     key = unlimitedKey(dataDir);
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(`${svc.url}/sign-in#token=${secrets.linkToken}`);
-    await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => dash?.close());
 
   it('creates an instant meeting, copies its join link, opens a host link and cancels it after confirmation', async () => {
     await page.getByRole('button', { name: 'New meeting' }).click();

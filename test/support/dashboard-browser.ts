@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startService, tempDataDir, type ServiceProcess } from './service-process';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ARTIFACTS = path.join(ROOT, 'test/artifacts');
@@ -57,4 +58,37 @@ export function setPassword(dataDir: string, email: string, password: string): {
     timeout: 20_000,
   });
   return { code: res.status, stderr: res.stderr };
+}
+
+/** A service process on a fresh data directory, Chromium, and a 1280 px page signed in with the first start's link. */
+export interface SignedInDashboard {
+  dataDir: string;
+  svc: ServiceProcess;
+  browser: Browser;
+  page: Page;
+  /** The owner key the first start printed. */
+  ownerKey: string;
+  close(): Promise<void>;
+}
+
+/** Starts the service (with `env`) and Chromium, and signs a page in with the one-time link. */
+export async function startSignedIn(env: Record<string, string> = {}): Promise<SignedInDashboard> {
+  const dataDir = tempDataDir();
+  const [svc, browser] = await Promise.all([startService(dataDir, env), launchChromium()]);
+  const { key, linkToken } = firstStartSecrets(svc.stdout());
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(`${svc.url}/sign-in#token=${linkToken}`);
+  await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
+  return {
+    dataDir,
+    svc,
+    browser,
+    page,
+    ownerKey: key,
+    async close() {
+      await browser.close();
+      await svc.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
