@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
+import { waitFor } from './support/service-process';
 
 jest.setTimeout(90_000);
 
@@ -50,6 +51,13 @@ describe('dashboard: the Project tab (GraphiQL IDE, SQL runner) against the real
     await response().getByText('secret plan').waitFor();
     expect(await responseText()).toContain('hello world');
     await screenshot(page, 'dashboard-project-service-role');
+
+    await page.getByLabel('Run as').selectOption('user');
+    await page.getByRole('button', { name: 'Use this user' }).click();
+    await page.getByRole('button', { name: 'New user token' }).waitFor();
+    await runQuery();
+    await waitFor(async () => /"edges": \[\]/.test(await responseText()), 10_000);
+    expect(dash.cspViolations).toEqual([]);
   });
 
   it('shows the project URL and keys, and reports an SQL error', async () => {

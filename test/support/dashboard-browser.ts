@@ -68,6 +68,8 @@ export interface SignedInDashboard {
   page: Page;
   /** The owner key the first start printed. */
   ownerKey: string;
+  /** What the page's console reported as refused by the Content-Security-Policy. */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -77,6 +79,10 @@ export async function startSignedIn(env: Record<string, string> = {}): Promise<S
   const [svc, browser] = await Promise.all([startService(dataDir, env), launchChromium()]);
   const { key, linkToken } = firstStartSecrets(svc.stdout());
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   await page.goto(`${svc.url}/sign-in#token=${linkToken}`);
   await page.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
   return {
@@ -85,6 +91,7 @@ export async function startSignedIn(env: Record<string, string> = {}): Promise<S
     browser,
     page,
     ownerKey: key,
+    cspViolations,
     async close() {
       await browser.close();
       await svc.stop();
