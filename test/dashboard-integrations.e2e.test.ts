@@ -1,4 +1,4 @@
-import { startFakeSlack, type FakeSlack } from '@svc/service/testing';
+import { startFakeSlack, startFakeTeams, type FakeSlack, type FakeTeams } from '@svc/service/testing';
 import type { Page } from 'playwright-core';
 import { screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
 import { call, waitFor, type ServiceProcess } from './support/service-process';
@@ -12,16 +12,19 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
   let svc: ServiceProcess;
   let page: Page;
   let slack: FakeSlack;
+  let teams: FakeTeams;
   let key: string;
 
   beforeAll(async () => {
-    slack = await startFakeSlack({ token: TOKEN, channels: ['C0123ABC'] });
-    dash = await startSignedIn({ SVC_SLACK_API_URL: slack.apiUrl });
+    [slack, teams] = await Promise.all([startFakeSlack({ token: TOKEN, channels: ['C0123ABC'] }), startFakeTeams()]);
+    // Insecure URLs allowed: the fake Teams listens on plain http on loopback.
+    dash = await startSignedIn({ SVC_SLACK_API_URL: slack.apiUrl, SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
     ({ svc, page, ownerKey: key } = dash);
   });
   afterAll(async () => {
     await dash?.close();
     await slack?.close();
+    await teams?.close();
   });
 
   it('adds Slack, sends a test message, and shows a delivery of a real event', async () => {
@@ -69,5 +72,19 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
     await item.getByRole('button', { name: 'Send test message' }).click();
     await item.getByRole('status').filter({ hasText: 'Test message failed: invalid_auth' }).waitFor();
     expect(slack.posts).toHaveLength(2);
+  });
+
+  it('adds Teams with a workflow URL and sends it a test card', async () => {
+    await page.getByRole('button', { name: 'Add Teams' }).click();
+    const form = page.getByRole('form', { name: 'New Teams integration' });
+    await form.getByLabel('Workflow URL').fill(teams.url);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Microsoft Teams' });
+    await item.getByRole('button', { name: 'Send test message' }).click();
+    await item.getByRole('status').filter({ hasText: 'Test message sent' }).waitFor();
+    expect(await page.content()).not.toContain('sig=secret-sig');
+    expect(teams.posts).toHaveLength(1);
+    expect(teams.problems).toEqual([]);
+    expect(JSON.stringify(teams.posts[0]!.card)).toContain('Test message from svc');
   });
 });
