@@ -7,6 +7,8 @@ import { errorHandler, notFoundHandler } from './http/errors';
 import { RateLimiter, rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { mountRoutes, type RouteDef } from './http/routes';
+import { dashboardPagesRouter } from './dashboard/dashboard-pages.routes';
+import { dashboardApiRouter } from './dashboard/dashboard.routes';
 import { eventsRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
 import { integrationsRoutes } from './integrations/integrations.routes';
@@ -84,6 +86,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(jsonBody);
   mountRoutes(api, publicRoutes(deps));
   app.use('/api/v1/public', api);
+  app.use('/dashboard/api', dashboardApiRouter(deps, publicRoutes(deps)));
+  app.use(dashboardPagesRouter(config.dashboard.dir));
   if (deps.project) app.use('/project/graphql/v1', projectGraphqlRouter(deps.project, logger));
 
   app.use(notFoundHandler);

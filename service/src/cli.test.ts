@@ -8,11 +8,36 @@ describe('svc CLI', () => {
   afterAll(() => core.dispose());
 
   function run(...argv: string[]) {
+    return runWithStdin('', ...argv);
+  }
+
+  function runWithStdin(stdin: string, ...argv: string[]) {
     let out = '';
     let err = '';
-    const code = runCli(argv, services, { out: (s) => (out += s), err: (s) => (err += s) });
+    const code = runCli(argv, services, { out: (s) => (out += s), err: (s) => (err += s) }, stdin);
     return { code, out, err };
   }
+
+  it('dashboard-link prints a one-time sign-in link that opens one session', () => {
+    const { code, out } = run('dashboard-link');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^http:\/\/localhost:0\/sign-in#token=\S+\n$/);
+    const token = out.trim().split('#token=')[1]!;
+    expect(services.dashboard.signInWithLink(token, 'cli-test').token).toMatch(/^svc_ds_/);
+    expect(() => services.dashboard.signInWithLink(token, 'cli-test')).toThrow(/already used/);
+    expect(run('dashboard-link', 'extra').code).toBe(2);
+  });
+
+  it('users set-password reads the password from stdin; users list shows the owner', () => {
+    expect(run('users', 'list').out).toMatch(/^usr_\S+ {2}owner@localhost {2}Owner\n$/);
+    const set = runWithStdin('a long enough password\n', 'users', 'set-password', 'owner@localhost');
+    expect(set).toMatchObject({ code: 0, out: '' });
+    expect(set.err).toContain('password set for owner@localhost');
+    expect(services.dashboard.signInWithPassword('owner@localhost', 'a long enough password', 'cli-test').token).toMatch(/^svc_ds_/);
+    expect(runWithStdin('short\n', 'users', 'set-password', 'owner@localhost')).toMatchObject({ code: 1 });
+    expect(runWithStdin('', 'users', 'set-password', 'owner@localhost').code).toBe(2);
+    expect(runWithStdin('a long enough password', 'users', 'set-password', 'nobody@example.com').err).toMatch(/not found/);
+  });
 
   it('keys create prints only the key, with the scopes, organization, expiry and limits asked for', () => {
     const org = run('orgs', 'create', '--name', 'Acme').out.trim();

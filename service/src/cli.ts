@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { bootstrap } from './bootstrap';
@@ -24,6 +25,10 @@ const USAGE = `Usage:
       Events go to table public.svc_events of the project database (RLS on; service_role reads it).
   svc integrations list [--json]
   svc integrations remove INTEGRATION_ID
+  svc dashboard-link               Prints a one-time dashboard sign-in link for the owner (valid 15 minutes).
+  svc users list [--json]
+  svc users set-password EMAIL     Reads the new password from stdin (at least 10 characters); enables
+                                   email + password sign-in to the dashboard.
 ${PROJECT_USAGE}
 
 Scopes: ${SCOPES.join(', ')}, or "all".
@@ -38,8 +43,8 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-/** Runs one `svc` command against the services of a database; returns the process exit code. */
-export function runCli(argv: string[], services: Services, io: CliIo): number {
+/** Runs one `svc` command against the services of a database; returns the process exit code. `stdin` is what was piped in, for set-password. */
+export function runCli(argv: string[], services: Services, io: CliIo, stdin = ''): number {
   const clock = services.clock;
   const [group, command, ...rest] = argv;
   try {
@@ -61,7 +66,28 @@ export function runCli(argv: string[], services: Services, io: CliIo): number {
       },
     });
     const { owner } = services.identity.ensureOwner();
+    if (group === 'dashboard-link') {
+      if (command !== undefined) throw new UsageError('dashboard-link takes no arguments');
+      io.out(`${services.dashboard.signInLink(owner.id).url}\n`);
+      return 0;
+    }
     switch (`${group} ${command}`) {
+      case 'users list': {
+        const users = services.identity.listUsers();
+        if (values.json) io.out(`${JSON.stringify(users, null, 2)}\n`);
+        else for (const u of users) io.out(`${u.id}  ${u.email}  ${u.name}\n`);
+        return 0;
+      }
+      case 'users set-password': {
+        const email = positionals[0];
+        if (!email) throw new UsageError('name the user by email (see svc users list)');
+        const password = stdin.split(/\r?\n/)[0] ?? '';
+        if (!password)
+          throw new UsageError('pipe the new password on stdin, e.g. `read -rs P && printf %s "$P" | npx svc users set-password EMAIL`');
+        services.dashboard.setPassword(email, password);
+        io.err(`password set for ${email}; sign in at the dashboard with it\n`);
+        return 0;
+      }
       case 'keys create': {
         if (!values.name) throw new UsageError('--name is required');
         if (values.org && !services.identity.listOrganizations().some((o) => o.id === values.org)) {
@@ -217,6 +243,36 @@ function optionalPositive(raw: string | undefined, flag: string): number | null 
   return n;
 }
 
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    process.stderr.write(question);
+    const stdin = process.stdin;
+    stdin.setRawMode(true);
+    stdin.resume();
+    let value = '';
+    stdin.on('data', (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\u0003') process.exit(130);
+        if (ch === '\r' || ch === '\n') {
+          stdin.setRawMode(false);
+          stdin.pause();
+          process.stderr.write('\n');
+          return resolve(value);
+        }
+        value = ch === '\u007f' ? value.slice(0, -1) : value + ch;
+      }
+    });
+  });
+}
+
+function readStdin(): string {
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Entry point of the `svc` binary. */
 export function main(argv = process.argv.slice(2)): void {
   const core = bootstrap(loadConfig());
@@ -226,6 +282,14 @@ export function main(argv = process.argv.slice(2)): void {
       await core.project.close();
       core.close();
       process.exitCode = code;
+    });
+    return;
+  }
+  if (argv[0] === 'users' && argv[1] === 'set-password') {
+    const password = process.stdin.isTTY ? promptHidden('New password (not shown): ') : Promise.resolve(readStdin());
+    void password.then((text) => {
+      process.exitCode = runCli(argv, core.services, io, text);
+      core.close();
     });
     return;
   }

@@ -23,6 +23,7 @@ export interface Config {
   rooms: RoomSettings;
   /** How long a recording's signed download URL works. */
   recordingUrlTtlSeconds: number;
+  dashboard: DashboardConfig;
 }
 
 /** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
@@ -35,6 +36,14 @@ export interface RtcConfig {
   listenIp: string;
   /** Address put in ICE candidates (the public IP behind NAT); absent: picked by the worker pool. */
   announcedIp: string | undefined;
+}
+
+/** The web dashboard served at the base URL. */
+export interface DashboardConfig {
+  /** How long a dashboard session lasts. */
+  sessionTtlMs: number;
+  /** The built dashboard (web/dashboard/dist); absent: the dashboard's pages answer 503. */
+  dir: string;
 }
 
 /** The project database: embedded in `{dataDir}/project` unless `databaseUrl` names a PostgreSQL server. */
@@ -113,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perSecond: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000),
         perMinute: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 60_000_000),
       },
+    dashboard: {
+      sessionTtlMs: integer(env, 'SVC_DASHBOARD_SESSION_TTL_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600) * 1000,
+      dir: path.resolve(env.SVC_DASHBOARD_DIR || path.join(__dirname, '../../web/dashboard/dist')),
     },
   };
 }

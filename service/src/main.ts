@@ -26,6 +26,10 @@ async function main(): Promise<void> {
   if (created) {
     const { key } = services.keys.create({ userId: owner.id, name: 'Owner key (first start)', scopes: [...SCOPES] });
     process.stdout.write(`First start: an all-scopes API key was created. It is shown only this once:\n${key}\n`);
+    const link = services.dashboard.signInLink(owner.id);
+    process.stdout.write(
+      `Dashboard: sign in once with this link (valid 15 minutes; \`npx svc dashboard-link\` prints a new one):\n${link.url}\n`,
+    );
   }
 
   const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Config } from './config';
 import type { Db } from './db/connection';
+import { DashboardRepo } from './dashboard/dashboard.repo';
+import { DashboardService } from './dashboard/dashboard.service';
+import { SignInAttempts } from './dashboard/sign-in-attempts';
 import { EventsRepo } from './events/events.repo';
 import { EventsService } from './events/events.service';
 import { IdempotencyRepo } from './idempotency/idempotency.repo';
@@ -74,6 +77,7 @@ export interface Services {
   webhookEndpoints: WebhookEndpointsRepo;
   integrations: IntegrationsService;
   integrationsRepo: IntegrationsRepo;
+  dashboard: DashboardService;
 }
 
 /** Where recording files live under the data directory. */
@@ -84,7 +88,7 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds'>,
+  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard'>,
   clock: Clock,
   masterKey: Buffer,
   logger: Logger = createLogger('silent'),
@@ -178,6 +182,10 @@ export function createServices(
     webhookEndpoints,
     integrations,
     integrationsRepo,
+    dashboard: new DashboardService(new DashboardRepo(db), identity, tokens, new SignInAttempts(clock), transaction, ids, clock, {
+      baseUrl: config.baseUrl,
+      sessionTtlMs: config.dashboard.sessionTtlMs,
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ActiveSession } from '../dashboard/dashboard.service';
 import type { Principal } from '../identity/identity.service';
 
 declare module 'express-serve-static-core' {
@@ -6,6 +7,8 @@ declare module 'express-serve-static-core' {
     requestId: string;
     /** The caller, once a valid API key has been presented. */
     principal?: Principal;
+    /** The dashboard session, on the dashboard's API once its cookie has been checked. */
+    dashboardSession?: ActiveSession;
   }
 }
 

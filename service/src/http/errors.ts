@@ -5,6 +5,7 @@ import type { Logger } from '../shared/logger';
 const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   insufficient_scope: 403,
+  forbidden: 403,
   not_found: 404,
   invalid_json: 400,
   validation_failed: 400,
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
 const TITLES: Record<ErrorCode, string> = {
   unauthorized: 'Unauthorized',
   insufficient_scope: 'Insufficient scope',
+  forbidden: 'Forbidden',
   not_found: 'Not found',
   invalid_json: 'Invalid JSON',
   validation_failed: 'Validation failed',

@@ -25,6 +25,11 @@ export class IdentityRepo {
   private readonly insertUserStmt;
   private readonly insertOrgStmt;
   private readonly insertMembershipStmt;
+  private readonly userById;
+  private readonly userByEmail;
+  private readonly orgsOfUser;
+  private readonly touchKeyStmt;
+  private readonly allUsers;
 
   constructor(db: Db) {
     // Authentication is one query per request: the key, its user and the user's organizations.
@@ -40,6 +45,36 @@ export class IdentityRepo {
     this.insertUserStmt = db.prepare('INSERT INTO users (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)');
     this.insertOrgStmt = db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (@id, @name, @created_at)');
     this.insertMembershipStmt = db.prepare('INSERT INTO memberships (user_id, organization_id, role, created_at) VALUES (?, ?, ?, ?)');
+    this.userById = db.prepare<[string], UserRow>('SELECT id, name, email, created_at FROM users WHERE id = ?');
+    this.userByEmail = db.prepare<[string], UserRow>('SELECT id, name, email, created_at FROM users WHERE email = ? COLLATE NOCASE');
+    this.orgsOfUser = db.prepare<[string], OrganizationRow>(`SELECT o.* FROM organizations o
+      JOIN memberships m ON m.organization_id = o.id WHERE m.user_id = ? ORDER BY m.created_at, o.id`);
+    this.allUsers = db.prepare<[], UserRow>('SELECT id, name, email, created_at FROM users ORDER BY id');
+    this.touchKeyStmt = db.prepare<[string, string, string]>(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+    );
+  }
+
+  listUsers(): UserRow[] {
+    return this.allUsers.all();
+  }
+
+  findUser(id: string): UserRow | undefined {
+    return this.userById.get(id);
+  }
+
+  findUserByEmail(email: string): UserRow | undefined {
+    return this.userByEmail.get(email);
+  }
+
+  /** The user's organizations, oldest membership first. */
+  organizationsOf(userId: string): OrganizationRow[] {
+    return this.orgsOfUser.all(userId);
+  }
+
+  /** Records that the key was used at `at`, unless it already was at or after `since`. */
+  touchKey(id: string, at: string, since: string): void {
+    this.touchKeyStmt.run(at, id, since);
   }
 
   /** The key with this lookup part, with its user and the user's organizations (oldest membership first). */

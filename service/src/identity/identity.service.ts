@@ -3,7 +3,11 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { ApiKeyRow } from '../keys/keys.repo';
 import { isLiveKey, lookupOf } from '../keys/keys.service';
+import { SCOPES } from '../keys/scopes';
 import type { IdentityRepo, OrganizationRow, UserRow } from './identity.repo';
+
+/** How precisely a key's last use is kept: a busy key writes at most once per this span. */
+const KEY_USE_RESOLUTION_MS = 60_000;
 
 /** Who is calling: the key's owner and the organizations the key may act in. */
 export interface Principal {
@@ -49,8 +53,45 @@ export class IdentityService {
   authenticate(presented: string): Principal | undefined {
     const lookup = lookupOf(presented);
     const holder = lookup === undefined ? undefined : this.repo.findKeyHolder(lookup);
-    if (!holder || !isLiveKey(holder.key, presented, this.clock.now())) return undefined;
+    const now = this.clock.now();
+    if (!holder || !isLiveKey(holder.key, presented, now)) return undefined;
+    this.repo.touchKey(holder.key.id, isoAt(now), isoAt(now - KEY_USE_RESOLUTION_MS));
     return principal(holder.key, holder.user, holder.organizations);
+  }
+
+  listUsers(): UserRow[] {
+    return this.repo.listUsers();
+  }
+
+  findUser(id: string): UserRow | undefined {
+    return this.repo.findUser(id);
+  }
+
+  findUserByEmail(email: string): UserRow | undefined {
+    return this.repo.findUserByEmail(email);
+  }
+
+  /**
+   * The principal of a signed-in dashboard user: every scope in every organization the user belongs to, carried by a
+   * key row that exists only in memory (`id` names the session), so the dashboard calls the services as the API does.
+   */
+  sessionPrincipal(user: UserRow, sessionId: string, createdAt: string): Principal {
+    const key: ApiKeyRow = {
+      id: sessionId,
+      user_id: user.id,
+      organization_id: null,
+      name: 'Dashboard session',
+      lookup: '',
+      secret_hash: Buffer.alloc(0),
+      scopes: [...SCOPES],
+      rate_limit_per_second: null,
+      rate_limit_per_minute: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: createdAt,
+      last_used_at: null,
+    };
+    return principal(key, user, this.repo.organizationsOf(user.id));
   }
 
   /** The organization new records go to: the requested one if the key reaches it, else the key's first. */

@@ -37,6 +37,22 @@ export class ChatTarget extends IntegrationTarget {
     return integration.kind === 'slack' ? this.postToSlack(integration, secret, event, links) : this.postToTeams(secret, event, links);
   }
 
+  /** Posts a sample meeting.started notification to a Slack or Teams integration now, outside the outbox; nothing is recorded. */
+  async sendTest(integration: IntegrationRow, at: Date): Promise<SendResult> {
+    const meeting = {
+      id: 'mtg_test',
+      code: 'tst-test-tst',
+      title: 'Test message from svc',
+      status: 'live',
+      started_at: at.toISOString(),
+      ended_at: null,
+    };
+    const event: WebhookEvent = { id: 'evt_test', type: 'meeting.started', created_at: at.toISOString(), data: { meeting } };
+    const secret = this.secrets.open(integration.secret_encrypted);
+    const links = linksOf(event, this.options.baseUrl);
+    return integration.kind === 'slack' ? this.postToSlack(integration, secret, event, links) : this.postToTeams(secret, event, links);
+  }
+
   private async postToSlack(integration: IntegrationRow, token: string, event: WebhookEvent, links: EventLinks): Promise<SendResult> {
     const started = performance.now();
     const result = await postSlackMessage({

@@ -15,6 +15,8 @@ export interface ApiKeyRow {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** When the key last authenticated a request, to the minute. */
+  last_used_at: string | null;
 }
 
 /** An api_keys row as SQLite returns it (scopes as JSON text). */

@@ -47,6 +47,7 @@ export class KeysService {
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
       created_at: isoAt(this.clock.now()),
+      last_used_at: null,
     };
     this.repo.insert(row);
     return { key, row };

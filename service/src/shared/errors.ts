@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'unauthorized'
   | 'insufficient_scope'
+  | 'forbidden'
   | 'not_found'
   | 'invalid_json'
   | 'validation_failed'

@@ -4,7 +4,7 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Prefixes of the opaque identifiers the API hands out. */
 export type IdPrefix =
-  'mtg' | 'rec' | 'evt' | 'reg' | 'key' | 'whk' | 'dlv' | 'org' | 'usr' | 'prt' | 'att' | 'int' | 'job' | 'msg' | 'peer';
+  'mtg' | 'rec' | 'evt' | 'reg' | 'key' | 'whk' | 'dlv' | 'org' | 'usr' | 'prt' | 'att' | 'int' | 'job' | 'msg' | 'peer' | 'ses';
 
 /**
  * Creates prefixed identifiers whose text sorts in creation order (48-bit millisecond time, then

@@ -15,6 +15,7 @@ export class RegistrationsRepo {
   private readonly insertStmt;
   private readonly byEmail;
   private readonly byId;
+  private readonly listStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO registrations (id, meeting_id, email, email_normalized, name, created_at)
@@ -23,6 +24,14 @@ export class RegistrationsRepo {
       'SELECT * FROM registrations WHERE meeting_id = ? AND email_normalized = ?',
     );
     this.byId = db.prepare<[string], RegistrationRow>('SELECT * FROM registrations WHERE id = ?');
+    this.listStmt = db.prepare<[string, string | null, string | null, number], RegistrationRow>(
+      'SELECT * FROM registrations WHERE meeting_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?',
+    );
+  }
+
+  /** Up to `limit` registrations of a webinar older than `after` (an id), newest first. */
+  list(meetingId: string, after: string | null, limit: number): RegistrationRow[] {
+    return this.listStmt.all(meetingId, after, after, limit);
   }
 
   insert(row: RegistrationRow): void {

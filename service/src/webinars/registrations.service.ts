@@ -5,6 +5,8 @@ import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
+import { toPage, type Page, type PageRequest } from '../shared/paging';
+import type { MeetingRow } from '../meetings/meetings.repo';
 import type { RoomLinks } from '../rooms/room-links';
 import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
 import type { CreateRegistrationInput } from './registrations.schemas';
@@ -43,14 +45,7 @@ export class RegistrationsService {
     const webinar = this.meetings.findWebinar(principal, slug);
     const emailNormalized = input.email.trim().toLowerCase();
     const existing = this.repo.findByEmail(webinar.id, emailNormalized);
-    const view = (row: RegistrationRow): Registration => ({
-      id: row.id,
-      webinar: { slug, title: webinar.title, meeting_id: webinar.id },
-      email: row.email,
-      name: row.name,
-      join_url: this.links.registrantJoinUrl(webinar, row.id, row.created_at),
-      created_at: row.created_at,
-    });
+    const view = (row: RegistrationRow) => this.view(webinar, row);
     if (existing) return { registration: view(existing), created: false };
     if (webinar.status === 'ended' || webinar.status === 'cancelled') {
       throw AppError.conflict(`Webinar ${slug} is ${webinar.status} and takes no new registrations`);
@@ -79,5 +74,22 @@ export class RegistrationsService {
       );
     });
     return { registration, created: true };
+  }
+
+  /** One page of a webinar's registrations, newest first (a meeting that is no webinar has none). */
+  list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Registration> {
+    const webinar = this.meetings.find(principal, meetingIdOrCode);
+    return toPage(this.repo.list(webinar.id, page.after, page.limit + 1), page.limit, (row) => this.view(webinar, row));
+  }
+
+  private view(webinar: MeetingRow, row: RegistrationRow): Registration {
+    return {
+      id: row.id,
+      webinar: { slug: webinar.slug ?? '', title: webinar.title, meeting_id: webinar.id },
+      email: row.email,
+      name: row.name,
+      join_url: this.links.registrantJoinUrl(webinar, row.id, row.created_at),
+      created_at: row.created_at,
+    };
   }
 }

@@ -1,0 +1,61 @@
+/** A problem+json answer of the dashboard API. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+let csrfToken = '';
+let onSignedOut: () => void = () => undefined;
+
+/** Sets the CSRF token sent with every state-changing request. */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+/** Called when the API says the session is gone (401). */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+/** Calls the dashboard API (`/dashboard/api` + `path`) with the session cookie and, for changes, the CSRF token. */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(`/dashboard/api${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 204) return undefined as T;
+  const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!res.ok) {
+    if (res.status === 401 && !path.startsWith('/sign-in')) onSignedOut();
+    throw new ApiError(res.status, String(data?.code ?? 'error'), String(data?.detail ?? res.statusText));
+  }
+  return data as T;
+}
+
+/** A page of a list answer. */
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The signed-in session. */
+export interface Session {
+  user: { id: string; name: string; email: string };
+  organizations: { id: string; name: string }[];
+  csrf_token: string;
+  expires_at: string;
+  base_url: string;
+  scopes: string[];
+  event_types: string[];
+}

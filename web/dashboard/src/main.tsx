@@ -1,0 +1,110 @@
+import { StrictMode, Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api, setCsrfToken, whenSignedOut, type Session } from './api';
+import { Link, navigate, useLocation } from './router';
+import { Developers } from './pages/Developers';
+import { Integrations } from './pages/Integrations';
+import { MeetingPage } from './pages/Meeting';
+import { Meetings } from './pages/Meetings';
+import { SignIn } from './pages/SignIn';
+import { Button } from './ui';
+import './styles.css';
+
+const ProjectIde = lazy(() => import('./pages/ProjectIde'));
+
+const NAV = [
+  { href: '/meetings', label: 'Meetings' },
+  { href: '/settings/developers', label: 'Developers' },
+  { href: '/settings/integrations', label: 'Integrations' },
+  { href: '/ide', label: 'Project' },
+];
+
+function App() {
+  const { path } = useLocation();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const load = useCallback(() => {
+    api<Session>('GET', '/session').then(
+      (s) => {
+        setCsrfToken(s.csrf_token);
+        setSession(s);
+      },
+      () => setSession(null),
+    );
+  }, []);
+  useEffect(() => {
+    whenSignedOut(() => setSession(null));
+    load();
+  }, [load]);
+
+  if (session === undefined) return <p className="loading">Loading…</p>;
+  if (session === null || path === '/sign-in') {
+    return (
+      <SignIn
+        signedIn={session !== null}
+        onSignedIn={() => {
+          navigate('/meetings', { replace: true });
+          load();
+        }}
+      />
+    );
+  }
+  if (path === '/') {
+    navigate('/meetings', { replace: true });
+    return null;
+  }
+  const meeting = /^\/meetings\/([^/]+)$/.exec(path);
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">svc</span>
+        <nav aria-label="Main">
+          {NAV.map((n) => (
+            <Link key={n.href} href={n.href} aria-current={path.startsWith(n.href) ? 'page' : undefined}>
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="who">
+          <span title={session.user.email}>{session.user.email}</span>
+          <Button
+            onClick={async () => {
+              await api('POST', '/sign-out');
+              setSession(null);
+              navigate('/sign-in', { replace: true });
+            }}
+          >
+            Sign out
+          </Button>
+        </div>
+      </header>
+      <main id="main" className={path === '/ide' ? 'wide' : undefined}>
+        {meeting ? (
+          <MeetingPage id={decodeURIComponent(meeting[1]!)} session={session} />
+        ) : path === '/meetings' ? (
+          <Meetings session={session} />
+        ) : path === '/settings/developers' ? (
+          <Developers session={session} />
+        ) : path === '/settings/integrations' ? (
+          <Integrations session={session} />
+        ) : path === '/ide' ? (
+          <Suspense fallback={<p className="loading">Loading the GraphQL IDE…</p>}>
+            <ProjectIde session={session} />
+          </Suspense>
+        ) : (
+          <p>
+            No page here. <Link href="/meetings">Go to meetings</Link>.
+          </p>
+        )}
+      </main>
+    </div>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,174 @@
+import 'graphiql/setup-workers/vite';
+import 'graphiql/style.css';
+import { useGraphiQL, type GraphiQLPlugin } from '@graphiql/react';
+import { GraphiQL, type GraphiQLProps } from 'graphiql';
+import { useMemo, useState } from 'react';
+import { api, type Session } from '../api';
+import { Button, CopyField, ErrorNotice, Section, Table, useAction, useLoad } from '../ui';
+import { collectionsOf } from './collections';
+
+interface ProjectInfo {
+  url: string;
+  graphql_url: string;
+  anon_key: string;
+  service_role_key: string;
+  can_run_sql: boolean;
+}
+
+type KeyChoice = 'anon' | 'service_role' | 'user';
+
+function CollectionsList() {
+  const schema = useGraphiQL((s) => s.schema);
+  const queryEditor = useGraphiQL((s) => s.queryEditor);
+  if (!schema) return <p>Loading the schema…</p>;
+  const collections = collectionsOf(schema);
+  return (
+    <div className="collections">
+      <h2>Collections</h2>
+      {collections.length === 0 && <p>No collections: create a table in the public schema (SQL runner below).</p>}
+      <ul>
+        {collections.map((c) => (
+          <li key={c.name}>
+            <button type="button" className="collection" onClick={() => queryEditor?.setValue(c.query)}>
+              {c.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p className="muted">Click a collection to insert a query of its first 10 rows.</p>
+    </div>
+  );
+}
+
+const collectionsPlugin: GraphiQLPlugin = {
+  title: 'Collections',
+  icon: () => <span aria-hidden="true">▤</span>,
+  content: CollectionsList,
+};
+
+/** Project: the GraphQL IDE (GraphiQL) with a key selector and the collections, the project's URL and keys, and the owner's SQL runner. */
+export default function ProjectIde(_props: { session: Session }) {
+  const project = useLoad(() => api<ProjectInfo>('GET', '/project'), []);
+  const [choice, setChoice] = useState<KeyChoice>('anon');
+  const [sub, setSub] = useState('00000000-0000-4000-8000-000000000001');
+  const [userToken, setUserToken] = useState<string>();
+  const mint = useAction();
+  const info = project.data;
+
+  const fetcher = useMemo<GraphiQLProps['fetcher']>(() => {
+    const apikey = choice === 'service_role' ? info?.service_role_key : info?.anon_key;
+    return async (params) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', apikey: apikey ?? '' };
+      if (choice === 'user' && userToken) headers.authorization = `Bearer ${userToken}`;
+      const res = await fetch('/project/graphql/v1', { method: 'POST', headers, body: JSON.stringify(params) });
+      return res.json();
+    };
+  }, [choice, info, userToken]);
+
+  if (project.error) return <ErrorNotice error={project.error} />;
+  if (!info) return <p className="loading">Loading…</p>;
+  return (
+    <>
+      <div className="page-head">
+        <h1>Project</h1>
+      </div>
+      <Section title="GraphQL IDE">
+        <div className="ide-bar">
+          <label>
+            Run as
+            <select value={choice} onChange={(e) => setChoice(e.target.value as KeyChoice)}>
+              <option value="anon">anon key</option>
+              <option value="service_role">service_role key (bypasses RLS)</option>
+              <option value="user">user token (authenticated)</option>
+            </select>
+          </label>
+          {choice === 'user' && (
+            <>
+              <label>
+                User id (sub)
+                <input value={sub} onChange={(e) => setSub(e.target.value)} size={38} />
+              </label>
+              <Button
+                onClick={() =>
+                  mint.run(async () => {
+                    setUserToken((await api<{ token: string }>('POST', '/project/user-token', { sub })).token);
+                  })
+                }
+              >
+                {userToken ? 'New user token' : 'Use this user'}
+              </Button>
+            </>
+          )}
+        </div>
+        <ErrorNotice error={mint.error} />
+        <div className="ide">
+          <GraphiQL
+            fetcher={fetcher}
+            plugins={[collectionsPlugin]}
+            visiblePlugin={collectionsPlugin}
+            defaultQuery=""
+            isHeadersEditorEnabled={false}
+          />
+        </div>
+      </Section>
+      <Section title="Connection">
+        <CopyField label="Project URL" value={info.url} />
+        <CopyField label="GraphQL endpoint" value={info.graphql_url} />
+        <CopyField label="anon key" value={info.anon_key} />
+        <CopyField label="service_role key (keep it on servers)" value={info.service_role_key} />
+      </Section>
+      {info.can_run_sql && <SqlRunner />}
+    </>
+  );
+}
+
+function SqlRunner() {
+  const [sql, setSql] = useState('');
+  const [result, setResult] = useState<{ rows: Record<string, unknown>[]; affectedRows: number }>();
+  const run = useAction();
+  const columns = result?.rows[0] ? Object.keys(result.rows[0]) : [];
+  return (
+    <Section title="SQL runner">
+      <form
+        className="form"
+        aria-label="SQL runner"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run.run(async () => {
+            const res = await api<{ results: { rows: Record<string, unknown>[]; affectedRows: number }[] }>('POST', '/project/sql', {
+              sql,
+            });
+            setResult(res.results.at(-1) ?? { rows: [], affectedRows: 0 });
+          });
+        }}
+      >
+        <label>
+          SQL (runs as the database owner)
+          <textarea rows={6} value={sql} onChange={(e) => setSql(e.target.value)} spellCheck={false} />
+        </label>
+        <ErrorNotice error={run.error} />
+        <div className="actions">
+          <Button type="submit" variant="primary" disabled={run.pending || !sql.trim()}>
+            Run SQL
+          </Button>
+        </div>
+      </form>
+      {result && columns.length === 0 && <p role="status">OK, {result.affectedRows} rows affected.</p>}
+      {result && columns.length > 0 && (
+        <div className="sql-result">
+          <Table headers={columns}>
+            {result.rows.map((row, i) => (
+              <tr key={i}>
+                {columns.map((c) => (
+                  <td key={c}>
+                    <code>{typeof row[c] === 'object' ? JSON.stringify(row[c]) : String(row[c])}</code>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </Table>
+        </div>
+      )}
+    </Section>
+  );
+}

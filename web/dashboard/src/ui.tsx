@@ -1,0 +1,240 @@
+import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import { ApiError } from './api';
+
+/** The state of a value loaded from the API. */
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (err: unknown) => live && setState({ error: messageOf(err), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload } as Loaded<T>;
+}
+
+/** Runs an action, keeping its pending state and error for the form that started it. */
+export function useAction(): { pending: boolean; error: string | undefined; run: (action: () => Promise<void>) => Promise<void> } {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setPending(false);
+    }
+  }, []);
+  return { pending, error, run };
+}
+
+/** A readable message for an error. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.detail;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A button; `variant` sets its look. */
+export function Button({
+  variant = 'secondary',
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger' }) {
+  return <button type="button" className={`btn btn-${variant}`} {...rest} />;
+}
+
+/** An error message announced to screen readers. */
+export function ErrorNotice({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="notice notice-error" role="alert">
+      {error}
+    </p>
+  );
+}
+
+/** A short status label. */
+export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted' | 'info'; children: ReactNode }) {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+/** A titled section of a page. */
+export function Section({ title, actions, children, id }: { title: string; actions?: ReactNode; children: ReactNode; id?: string }) {
+  return (
+    <section className="card" aria-labelledby={id ? `${id}-title` : undefined}>
+      <header className="card-head">
+        <h2 id={id ? `${id}-title` : undefined}>{title}</h2>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** Copies `text` to the clipboard; falls back to selecting a hidden field. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+}
+
+/** A read-only value with a Copy button. */
+export function CopyField({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="copy-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+        <Button
+          onClick={async () => {
+            await copyText(value);
+            setCopied(true);
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A secret shown exactly once: the value, a Copy button and a warning, until dismissed. */
+export function SecretOnce({ title, label, value, onDone }: { title: string; label: string; value: string; onDone: () => void }) {
+  return (
+    <div className="secret-once" role="status">
+      <h3>{title}</h3>
+      <p className="warning">Copy it now: it is shown only this once and cannot be displayed again.</p>
+      <CopyField label={label} value={value} />
+      <Button variant="primary" onClick={onDone}>
+        I have copied it
+      </Button>
+    </div>
+  );
+}
+
+/** A button that asks for confirmation in a modal dialog before running `onConfirm`. */
+export function ConfirmButton({
+  label,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  variant = 'danger',
+}: {
+  label: string;
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  variant?: 'danger' | 'secondary';
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const { pending, error, run } = useAction();
+  const titleId = useId();
+  return (
+    <>
+      <Button variant={variant} onClick={() => dialog.current?.showModal()}>
+        {label}
+      </Button>
+      <dialog ref={dialog} aria-labelledby={titleId} className="dialog">
+        <h2 id={titleId}>{title}</h2>
+        <div>{message}</div>
+        <ErrorNotice error={error} />
+        <div className="actions">
+          <Button onClick={() => dialog.current?.close()}>Cancel</Button>
+          <Button
+            variant={variant === 'danger' ? 'danger' : 'primary'}
+            disabled={pending}
+            onClick={() =>
+              run(async () => {
+                await onConfirm();
+                dialog.current?.close();
+              })
+            }
+          >
+            {confirmLabel}
+          </Button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** A date-time in the reader's locale and time zone, or a dash. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A group of checkboxes over `options`. */
+export function Checkboxes({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  options: readonly string[];
+  value: string[];
+  onChange: (next: string[]) => void;
+}) {
+  return (
+    <fieldset className="checkboxes">
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option} className="check">
+          <input
+            type="checkbox"
+            checked={value.includes(option)}
+            onChange={(e) => onChange(e.target.checked ? [...value, option] : value.filter((v) => v !== option))}
+          />
+          <code>{option}</code>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A table that scrolls sideways on narrow screens, with its column headers. */
+export function Table({ headers, children }: { headers: ReactNode[]; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {headers.map((h, i) => (
+              <th key={i}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
