@@ -122,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perSecond: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000),
         perMinute: integer(env, 'SVC_ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 60_000_000),
       },
+    },
     dashboard: {
       sessionTtlMs: integer(env, 'SVC_DASHBOARD_SESSION_TTL_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600) * 1000,
       dir: path.resolve(env.SVC_DASHBOARD_DIR || path.join(__dirname, '../../web/dashboard/dist')),
