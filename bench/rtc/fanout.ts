@@ -65,6 +65,8 @@ export interface FanoutResult {
   workerCpuMsPer1000: number;
   /** The worker's CPU time as a share of one core. */
   workerCoreShare: number;
+  /** How long the setup took to create the producer and its consumers, in ms. */
+  setupMs: number;
 }
 
 /** Bytes of every RTP packet sent: a 12-byte header and an Opus-sized payload. */
@@ -149,7 +151,9 @@ export async function measureFanout(setup: FanoutSetup, run: FanoutRun): Promise
   let session: FanoutSession | undefined;
   let sending: ReturnType<typeof startSending> | undefined;
   try {
+    const setupStarted = performance.now();
     session = await setup(receivers.map((socket) => ({ ip: '127.0.0.1', port: socket.address().port })));
+    const setupMs = performance.now() - setupStarted;
     sending = startSending(sender, session.producerAddress, run.packetsPerSecond);
     await pollUntil(() => arrived.every((count) => count > 0), {
       intervalMs: 20,
@@ -175,6 +179,7 @@ export async function measureFanout(setup: FanoutSetup, run: FanoutRun): Promise
       arrivedPerSecond: (after.arrived - before.arrived) / seconds,
       workerCpuMsPer1000: forwarded === 0 ? NaN : cpuMs / (forwarded / 1000),
       workerCoreShare: cpuMs / 1000 / seconds,
+      setupMs,
     };
   } finally {
     sending?.stop();

@@ -1,3 +1,4 @@
+import { databaseSnapshot } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 describe('bad input gets a problem+json error and changes nothing', () => {
@@ -19,14 +20,7 @@ describe('bad input gets a problem+json error and changes nothing', () => {
   });
   afterAll(() => t.close());
 
-  // Every table, found in the schema, so a table added later is covered without touching this test.
-  const snapshot = () => {
-    const tables = t.services.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .pluck()
-      .all() as string[];
-    return JSON.stringify(tables.map((table) => [table, t.services.db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all()]));
-  };
+  const snapshot = () => databaseSnapshot(t.services);
 
   const cases: {
     name: string;

@@ -139,7 +139,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
 
   async setProducerPaused(peerId: string, producerId: string, paused: boolean): Promise<void> {
     const producer = this.producerOf(peerId, producerId);
-    await (paused ? producer.pause() : producer.resume());
+    await mediasoupCall(() => (paused ? producer.pause() : producer.resume()));
   }
 
   async consume(peerId: string, producerId: string, rtpCapabilities: unknown): Promise<ConsumerOptions | null> {
@@ -175,7 +175,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
 
   async setConsumerPaused(peerId: string, consumerId: string, paused: boolean): Promise<void> {
     const consumer = this.consumerOf(peerId, consumerId);
-    await (paused ? consumer.pause() : consumer.resume());
+    await mediasoupCall(() => (paused ? consumer.pause() : consumer.resume()));
     // A resumed video consumer needs a keyframe to show anything before the next periodic one.
     if (!paused && consumer.kind === 'video') await consumer.requestKeyFrame().catch(() => undefined);
   }
@@ -183,7 +183,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
   async setConsumerLayers(peerId: string, consumerId: string, spatialLayer: number, temporalLayer?: number): Promise<void> {
     const consumer = this.consumerOf(peerId, consumerId);
     if (consumer.type !== 'simulcast' && consumer.type !== 'svc') return;
-    await consumer.setPreferredLayers({ spatialLayer, temporalLayer });
+    await mediasoupCall(() => consumer.setPreferredLayers({ spatialLayer, temporalLayer }));
   }
 
   closePeer(peerId: string): void {
@@ -237,14 +237,16 @@ function owned<T extends { appData: Owned }>(item: T | undefined, peerId: string
 
 /**
  * Runs a mediasoup call whose input came from a client: a refusal (bad parameters, a second connect) is
- * the client's error, so it becomes validation_failed, or conflict when the object's state forbids it.
+ * the client's error, so it becomes validation_failed, or conflict when the object's state forbids it
+ * (it closed in the worker a moment ago, as when its producer's peer left).
  */
 async function mediasoupCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof AppError || !(error instanceof Error)) throw error;
-    if (error.name === 'InvalidStateError') throw AppError.conflict(`The media server refused: ${error.message}`);
+    if (error.name === 'InvalidStateError' || /not found/i.test(error.message))
+      throw AppError.conflict(`The media server refused: ${error.message}`);
     throw AppError.invalid([{ param: 'data', message: `was refused by the media server: ${error.message}` }]);
   }
 }

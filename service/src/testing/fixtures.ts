@@ -90,3 +90,20 @@ export function seedSummary(services: Services, meetingId: string): Summary {
     generator: 'extractive',
   });
 }
+
+/**
+ * Every row of every table, found in the schema (so a table added later is covered), as one string to
+ * compare before and after a request that must change nothing. A full-text index is read through its
+ * virtual table; its shadow tables (some without rowid) are left out.
+ */
+export function databaseSnapshot(services: Services): string {
+  const tables = services.db
+    .prepare(
+      `SELECT name FROM sqlite_master t WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND NOT EXISTS (
+         SELECT 1 FROM sqlite_master v WHERE v.type = 'table' AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND t.name LIKE v.name || '\\_%' ESCAPE '\\')
+       ORDER BY name`,
+    )
+    .pluck()
+    .all() as string[];
+  return JSON.stringify(tables.map((table) => [table, services.db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all()]));
+}

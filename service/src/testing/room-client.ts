@@ -72,10 +72,17 @@ export class RoomClient {
     return answer.data;
   }
 
-  /** Sends any frame with an id (for malformed requests) and waits for the answer with that id. */
+  /** Sends any frame with an id (for malformed requests) and waits for the answer with that id (at most 10 s). */
   send(frame: { id: number } & Record<string, unknown>): Promise<RoomAnswer> {
-    return new Promise((resolve) => {
-      this.pending.set(frame.id, resolve);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(frame.id);
+        reject(new Error(`no answer to ${String(frame.method)} (id ${frame.id}) within 10 s`));
+      }, 10_000);
+      this.pending.set(frame.id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
       this.ws.send(JSON.stringify(frame));
     });
   }

@@ -216,6 +216,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     }
     joinButton.disabled = true;
     joinButton.textContent = 'Joining…';
+    await devicesReady.catch(() => undefined);
     handedOver = true;
     meter?.stop();
     meter = null;
@@ -251,7 +252,8 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     h('div', { class: 'preview-controls' }, micButton, camButton),
   );
   render();
-  void start();
+  // Join waits for this: a quick click must not join without the camera and microphone that are still opening.
+  const devicesReady = start();
   return h(
     'section',
     { class: 'screen', 'data-testid': 'prejoin' },
