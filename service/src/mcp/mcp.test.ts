@@ -322,6 +322,14 @@ describe('MCP endpoint through the official SDK client', () => {
     }
   });
 
+  it("answers a lone tools/call without initialize, as the README's curl example sends it (stateless)", async () => {
+    const key = t.key(['meetings:read']);
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_meeting', arguments: { meeting: meeting.code } } };
+    const res = await rawPost(t.url, { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' }, call);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { id: meeting.id } } });
+  });
+
   it('protects against DNS rebinding: foreign Host or Origin is refused, loopback and the base URL are allowed', async () => {
     const headers = { authorization: `Bearer ${t.key(['meetings:read'])}`, accept: 'application/json, text/event-stream' };
     const port = new URL(t.url).port;
