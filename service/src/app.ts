@@ -13,6 +13,7 @@ import { eventsRoutes } from './events/events.routes';
 import { identityRoutes } from './identity/identity.routes';
 import { integrationsRoutes } from './integrations/integrations.routes';
 import { meetingsRoutes } from './meetings/meetings.routes';
+import { mcpRouter } from './mcp/mcp.routes';
 import { docsRouter } from './openapi/docs.routes';
 import { projectGraphqlRouter } from './graphql/graphql.routes';
 import type { ProjectDatabase } from './project/project.database';
@@ -77,15 +78,18 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
 
+  // One limiter for the REST API and the MCP endpoint: a key has one budget, whichever it calls.
+  const limiter = new RateLimiter(config.rateLimit, services.clock);
   const api = Router();
   api.use(docsRouter());
   api.use(authenticate(services.identity));
-  api.use(rateLimit(new RateLimiter(config.rateLimit, services.clock), services.clock));
+  api.use(rateLimit(limiter, services.clock));
   api.use(signedDownloadRouter(services.recordings));
   api.use(requireKey);
   api.use(jsonBody);
   mountRoutes(api, publicRoutes(deps));
   app.use('/api/v1/public', api);
+  app.use('/api/v1/mcp', mcpRouter({ config, services, logger, limiter }));
   app.use('/dashboard/api', dashboardApiRouter(deps, publicRoutes(deps)));
   app.use(dashboardPagesRouter(config.dashboard.dir));
   if (deps.project) app.use('/project/graphql/v1', projectGraphqlRouter(deps.project, logger));

@@ -2,6 +2,7 @@ import { EVENT_SCOPES, EVENT_TYPES } from '../events/event-types';
 import { SCOPES, type Scope } from '../keys/scopes';
 import { principalIn, seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { connectMcpClient, resultText } from '../testing/mcp-client';
 
 /** The spec's endpoint table, written out independently of the route table it checks. */
 const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unknown; alsoNeeds?: Scope[] }[] = [
@@ -57,6 +58,23 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/integrations/{integration_id}/deliveries', scope: 'integrations:write' },
 ];
 
+/** The spec's MCP tools with the scope each needs and arguments that succeed, written out independently of the tool registry. */
+const TOOLS: { name: string; scope: Scope; args: (ids: Ids) => Record<string, unknown> }[] = [
+  { name: 'list_meetings', scope: 'meetings:read', args: () => ({ status: 'scheduled' }) },
+  { name: 'get_meeting', scope: 'meetings:read', args: (ids) => ({ meeting: ids.id }) },
+  { name: 'get_transcript', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
+  { name: 'get_summary', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
+  { name: 'list_tasks', scope: 'transcripts:read', args: () => ({}) },
+  { name: 'create_meeting', scope: 'meetings:write', args: () => ({ title: 'Scope check' }) },
+  { name: 'schedule_meeting', scope: 'meetings:write', args: () => ({ title: 'Scope check', scheduled_at: '2026-12-01T10:00:00+01:00' }) },
+];
+
+/** The MCP resource templates and the scope each needs. */
+const RESOURCES: { uri: string; scope: Scope }[] = [
+  { uri: 'svc://meetings/{id}/transcript', scope: 'transcripts:read' },
+  { uri: 'svc://meetings/{id}/summary', scope: 'transcripts:read' },
+];
+
 type Ids = { id: string; recording_id: string; slug: string; endpoint_id: string; delivery_id: string; integration_id: string };
 
 /** A webhook endpoint and a Teams integration subscribed to meeting.started, each with one delivery. */
@@ -100,7 +118,7 @@ function fill(path: string, ids: Ids): string {
     .replace('{integration_id}', ids.integration_id);
 }
 
-describe('scope matrix: every endpoint x every scope', () => {
+describe('scope matrix: every endpoint, MCP tool and MCP resource x every scope', () => {
   let t: TestServer;
   let ids: Ids;
   beforeAll(async () => {
@@ -128,6 +146,48 @@ describe('scope matrix: every endpoint x every scope', () => {
       expect(res.body).toMatchObject({ code: 'insufficient_scope', required_scope: scope });
     }
   });
+
+  const tools = TOOLS.flatMap((tool) => grants.map((g) => ({ ...tool, ...g, allowed: g.scopes.includes(tool.scope) })));
+
+  it.each(tools)(
+    'tool $name with $label -> allowed: $allowed (listed and callable alike)',
+    async ({ name, scope, args, scopes, allowed }) => {
+      const client = await connectMcpClient(t.url, t.key(scopes));
+      try {
+        expect((await client.listTools()).tools.some((tool) => tool.name === name)).toBe(allowed);
+        const before = snapshot(t);
+        const result = await client.callTool({ name, arguments: args(ids) });
+        if (allowed) {
+          expect(result.isError).toBeFalsy();
+          expect(result.structuredContent).toBeDefined();
+        } else {
+          expect(result.isError).toBe(true);
+          expect(resultText(result)).toContain(`(insufficient_scope): This API key lacks the ${scope} scope`);
+          expect(snapshot(t)).toBe(before);
+        }
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  const resources = RESOURCES.flatMap((r) => grants.map((g) => ({ ...r, ...g, allowed: g.scopes.includes(r.scope) })));
+
+  it.each(resources)(
+    'resource $uri with $label -> allowed: $allowed (template listed and readable alike)',
+    async ({ uri, scope, scopes, allowed }) => {
+      const client = await connectMcpClient(t.url, t.key(scopes));
+      try {
+        const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate);
+        expect(templates.includes(uri)).toBe(allowed);
+        const read = client.readResource({ uri: fill(uri, ids) });
+        if (allowed) expect((await read).contents[0]).toMatchObject({ text: expect.stringMatching(/\S/) });
+        else await expect(read).rejects.toThrow(`This API key lacks the ${scope} scope`);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe('organization isolation across every endpoint', () => {
@@ -154,6 +214,34 @@ describe('organization isolation across every endpoint', () => {
       expect(res.body.code).toBe('not_found');
     }
     expect(snapshot(t)).toBe(before);
+  });
+
+  it('reaches no meeting, transcript, summary, task or resource of another organization over MCP', async () => {
+    const client = await connectMcpClient(t.url, restrictedKey);
+    try {
+      for (const tool of TOOLS.filter((candidate) => 'meeting' in candidate.args(foreign))) {
+        for (const meeting of [foreign.id, foreign.code]) {
+          const result = await client.callTool({ name: tool.name, arguments: { ...tool.args(foreign), meeting } });
+          expect(resultText(result)).toMatch(/^Error \(not_found\)/);
+        }
+      }
+      for (const { uri } of RESOURCES) {
+        await expect(client.readResource({ uri: fill(uri, foreign) })).rejects.toMatchObject({ code: -32002 });
+      }
+      const tasks = (await client.callTool({ name: 'list_tasks', arguments: { limit: 100 } })).structuredContent as {
+        tasks: { meeting: { id: string } }[];
+      };
+      const meetings = (await client.callTool({ name: 'list_meetings', arguments: { limit: 100 } })).structuredContent as {
+        meetings: { organization_id: string }[];
+      };
+      const resources = (await client.listResources()).resources.map((r) => r.uri);
+      expect(tasks.tasks.length * meetings.meetings.length * resources.length).toBeGreaterThan(0);
+      expect(tasks.tasks.some((task) => task.meeting.id === foreign.id)).toBe(false);
+      expect(meetings.meetings.every((m) => m.organization_id === t.org.id)).toBe(true);
+      expect(resources.some((uri) => uri.includes(foreign.id))).toBe(false);
+    } finally {
+      await client.close();
+    }
   });
 
   it('sees no event or webhook endpoint of another organization', async () => {

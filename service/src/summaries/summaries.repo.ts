@@ -19,6 +19,7 @@ type StoredSummary = Omit<Summary, 'decisions' | 'action_items'> & { decisions: 
 export class SummariesRepo {
   private readonly upsertStmt;
   private readonly byMeeting;
+  private readonly inOrganizations;
 
   constructor(db: Db) {
     this.upsertStmt = db.prepare(`INSERT INTO summaries (meeting_id, tldr, decisions, action_items, generator, created_at)
@@ -26,6 +27,10 @@ export class SummariesRepo {
       ON CONFLICT (meeting_id) DO UPDATE SET tldr = excluded.tldr, decisions = excluded.decisions,
         action_items = excluded.action_items, generator = excluded.generator, created_at = excluded.created_at`);
     this.byMeeting = db.prepare<[string], StoredSummary>('SELECT * FROM summaries WHERE meeting_id = ?');
+    this.inOrganizations = db.prepare<[string, string, number], StoredSummary>(`SELECT s.* FROM summaries s
+      JOIN meetings m ON m.id = s.meeting_id
+      WHERE m.organization_id IN (SELECT value FROM json_each(?)) AND s.meeting_id < ?
+      ORDER BY s.meeting_id DESC LIMIT ?`);
   }
 
   save(summary: Summary): void {
@@ -38,12 +43,19 @@ export class SummariesRepo {
 
   find(meetingId: string): Summary | undefined {
     const row = this.byMeeting.get(meetingId);
-    return (
-      row && {
-        ...row,
-        decisions: JSON.parse(row.decisions) as Summary['decisions'],
-        action_items: JSON.parse(row.action_items) as Summary['action_items'],
-      }
-    );
+    return row && parse(row);
   }
+
+  /** Up to `limit` summaries of meetings in `orgIds` with meeting ids below `before` (all when null), newest meeting first. */
+  list(orgIds: string[], before: string | null, limit: number): Summary[] {
+    return this.inOrganizations.all(JSON.stringify(orgIds), before ?? '~', limit).map(parse);
+  }
+}
+
+function parse(row: StoredSummary): Summary {
+  return {
+    ...row,
+    decisions: JSON.parse(row.decisions) as Summary['decisions'],
+    action_items: JSON.parse(row.action_items) as Summary['action_items'],
+  };
 }

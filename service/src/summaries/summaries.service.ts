@@ -3,6 +3,7 @@ import type { Principal } from '../identity/identity.service';
 import { AppError } from '../shared/errors';
 import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
+import type { PageRequest } from '../shared/paging';
 import type { Transaction } from '../shared/transaction';
 import type { SummariesRepo, Summary } from './summaries.repo';
 
@@ -24,6 +25,11 @@ export class SummariesService {
     return summary;
   }
 
+  /** Summaries of the meetings the principal can read, newest meeting first: up to `page.limit + 1`, for `toPage`. */
+  list(principal: Principal, page: PageRequest): Summary[] {
+    return this.repo.list(principal.organizationIds, page.after, page.limit + 1);
+  }
+
   /** Stores a meeting's summary and emits summary.ready in the same transaction. */
   save(meetingId: string, input: Pick<Summary, 'tldr' | 'decisions' | 'action_items' | 'generator'>): Summary {
     return this.transaction(() => {
@@ -37,4 +43,10 @@ export class SummariesService {
       return summary;
     });
   }
+}
+
+/** The links in an action item's text (an issue in a tracker, a document), in order of appearance, each once. */
+export function trackerLinks(text: string): string[] {
+  const links = (text.match(/https?:\/\/[^\s<>()"']+/g) ?? []).map((url) => url.replace(/[.,;:!?]+$/, ''));
+  return [...new Set(links)];
 }

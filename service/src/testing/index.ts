@@ -8,3 +8,4 @@ export * from './running-service';
 export * from './postgres-server';
 export * from './project';
 export * from './room-client';
+export * from './mcp-client';

@@ -19,10 +19,14 @@ export interface Transcript {
   updated_at: string;
 }
 
+/** A transcript as lists show it: which meeting, in what language, how far along; no text. */
+export type TranscriptListing = Pick<Transcript, 'meeting_id' | 'language' | 'status' | 'updated_at'>;
+
 /** SQL access to the transcripts table (one transcript per meeting). */
 export class TranscriptsRepo {
   private readonly upsertStmt;
   private readonly byMeeting;
+  private readonly inOrganizations;
 
   constructor(db: Db) {
     this.upsertStmt = db.prepare(`INSERT INTO transcripts (meeting_id, language, status, text, segments, created_at, updated_at)
@@ -32,6 +36,10 @@ export class TranscriptsRepo {
     this.byMeeting = db.prepare<[string], Omit<Transcript, 'segments'> & { segments: string }>(
       'SELECT * FROM transcripts WHERE meeting_id = ?',
     );
+    this.inOrganizations = db.prepare<[string, string, number], TranscriptListing>(`SELECT t.meeting_id, t.language, t.status, t.updated_at
+      FROM transcripts t JOIN meetings m ON m.id = t.meeting_id
+      WHERE m.organization_id IN (SELECT value FROM json_each(?)) AND t.meeting_id < ?
+      ORDER BY t.meeting_id DESC LIMIT ?`);
   }
 
   save(transcript: Transcript): void {
@@ -41,5 +49,10 @@ export class TranscriptsRepo {
   find(meetingId: string): Transcript | undefined {
     const row = this.byMeeting.get(meetingId);
     return row && { ...row, segments: JSON.parse(row.segments) as TranscriptSegment[] };
+  }
+
+  /** Up to `limit` transcripts (without their text) of meetings in `orgIds` with meeting ids below `before` (all when null), newest meeting first. */
+  list(orgIds: string[], before: string | null, limit: number): TranscriptListing[] {
+    return this.inOrganizations.all(JSON.stringify(orgIds), before ?? '~', limit);
   }
 }

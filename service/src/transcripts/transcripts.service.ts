@@ -5,7 +5,8 @@ import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { Transaction } from '../shared/transaction';
 import type { SearchService } from '../search/search.service';
-import type { Transcript, TranscriptSegment, TranscriptsRepo } from './transcripts.repo';
+import type { PageRequest } from '../shared/paging';
+import type { Transcript, TranscriptListing, TranscriptSegment, TranscriptsRepo } from './transcripts.repo';
 
 /** Transcripts of meetings; the media pipeline calls `complete`, which emits transcript.ready. */
 export class TranscriptsService {
@@ -18,12 +19,28 @@ export class TranscriptsService {
     private readonly clock: Clock,
   ) {}
 
-  /** The transcript of a meeting the principal can read; not_found until it exists. */
-  find(principal: Principal, meetingIdOrCode: string): Transcript {
+  /**
+   * The transcript of a meeting the principal can read; not_found until it exists. `translateTo` other than the
+   * transcript's own language is refused: no translation engine is configured.
+   */
+  find(principal: Principal, meetingIdOrCode: string, opts: { translateTo?: string } = {}): Transcript {
     const meeting = this.meetings.find(principal, meetingIdOrCode);
     const transcript = this.repo.find(meeting.id);
     if (!transcript) throw AppError.notFound(`Transcript of meeting ${meeting.code}`);
+    if (opts.translateTo !== undefined && primaryLanguage(opts.translateTo) !== primaryLanguage(transcript.language)) {
+      throw AppError.invalid([
+        {
+          param: 'translate_to',
+          message: `is not supported: no translation engine is configured on this server, so the transcript is only available in its original language (${transcript.language}); ask again without translate_to`,
+        },
+      ]);
+    }
     return transcript;
+  }
+
+  /** Transcripts (without text) of the meetings the principal can read, newest meeting first: up to `page.limit + 1`, for `toPage`. */
+  list(principal: Principal, page: PageRequest): TranscriptListing[] {
+    return this.repo.list(principal.organizationIds, page.after, page.limit + 1);
   }
 
   /** Stores the finished transcript of a meeting and emits transcript.ready in the same transaction. */
@@ -49,4 +66,8 @@ export class TranscriptsService {
       return transcript;
     });
   }
+}
+
+function primaryLanguage(tag: string): string {
+  return tag.split(/[-_]/)[0]!.toLowerCase();
 }

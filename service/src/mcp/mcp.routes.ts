@@ -1,0 +1,83 @@
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Config } from '../config';
+import { authenticate, requireKey } from '../http/auth';
+import { jsonBody } from '../http/body';
+import { rateLimit, type RateLimiter } from '../http/rate-limit';
+import type { Services } from '../services';
+import type { Logger } from '../shared/logger';
+import { McpCatalog } from './mcp.server';
+
+/** The version the MCP server reports in initialize. */
+export const MCP_SERVER_VERSION = '0.1.0';
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/** What the MCP endpoint needs: the services, the base URL (for the allowed hosts), and the REST API's rate limiter, so a key has one budget. */
+export interface McpEndpointDeps {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  limiter: RateLimiter;
+}
+
+/** The host names the endpoint answers to: the base URL's and loopback (DNS-rebinding protection). */
+export function allowedHostnames(baseUrl: string): string[] {
+  return [...new Set([new URL(baseUrl).hostname, ...LOOPBACK])];
+}
+
+/** True for no Origin (not a browser), the base URL's origin, or a loopback origin. */
+export function isAllowedOrigin(origin: string | undefined, baseUrl: string): boolean {
+  if (origin === undefined) return true;
+  try {
+    const url = new URL(origin);
+    return url.origin === new URL(baseUrl).origin || (LOOPBACK.includes(url.hostname) && /^https?:$/.test(url.protocol));
+  } catch {
+    return false;
+  }
+}
+
+function rpcError(status: number, message: string, headers: Record<string, string> = {}): RequestHandler {
+  return (_req, res) => {
+    res
+      .status(status)
+      .set(headers)
+      .json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  };
+}
+
+/** JSON when the client ranks application/json at least as high as text/event-stream, else one SSE stream per request. */
+function wantsJson(req: Request): boolean {
+  return req.accepts(['application/json', 'text/event-stream']) !== 'text/event-stream';
+}
+
+/**
+ * `POST /api/v1/mcp`: a stateless Streamable HTTP MCP server. Each request gets its own server for the caller's key
+ * (no session to keep, nothing shared between requests); GET and DELETE, which only sessions use, answer 405.
+ */
+export function mcpRouter({ config, services, logger, limiter }: McpEndpointDeps): Router {
+  const catalog = new McpCatalog();
+  const router = Router();
+  const badOrigin = rpcError(403, 'Forbidden: this Origin may not call the MCP endpoint');
+  const originCheck: RequestHandler = (req, res, next) =>
+    isAllowedOrigin(req.get('Origin'), config.baseUrl) ? next() : badOrigin(req, res, next);
+  router.use(hostHeaderValidation(allowedHostnames(config.baseUrl)));
+  router.use(originCheck);
+  router.use(authenticate(services.identity));
+  router.use(rateLimit(limiter, services.clock));
+  router.use(requireKey);
+  const handle: RequestHandler = async (req, res) => {
+    const server = catalog.serverFor({ principal: req.principal!, services }, logger, MCP_SERVER_VERSION);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: wantsJson(req) });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+  router.post('/', jsonBody, handle);
+  router.all('/', rpcError(405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST', { Allow: 'POST' }));
+  return router;
+}

@@ -1,0 +1,364 @@
+import http from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Scope } from '../keys/scopes';
+import { isoAt } from '../shared/clock';
+import { connectMcpClient, resultText, seedMeeting, seedSummary, seedTranscript, startTestServer, type TestServer } from '../testing';
+
+const ALL_TOOLS = ['list_meetings', 'get_meeting', 'get_transcript', 'get_summary', 'list_tasks', 'create_meeting', 'schedule_meeting'];
+
+/** An initialize request as any MCP client sends it. */
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/** A POST through node:http, which (unlike fetch) lets a test set Host. */
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${url}/api/v1/mcp`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('MCP endpoint through the official SDK client', () => {
+  let t: TestServer;
+  let client: Client;
+  let meeting: { id: string; code: string; title: string };
+  const clients: Client[] = [];
+
+  async function clientWith(scopes: readonly Scope[]): Promise<Client> {
+    const c = await connectMcpClient(t.url, t.key(scopes));
+    clients.push(c);
+    return c;
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    const row = seedMeeting(t, { title: 'Release planning' });
+    seedTranscript(t.services, row.id);
+    seedSummary(t.services, row.id);
+    meeting = { id: row.id, code: row.code, title: row.title };
+    client = await clientWith(['meetings:read', 'meetings:write', 'transcripts:read']);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await t.close();
+  });
+
+  it('initializes: server name, tools and resources capabilities, instructions for the model', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc' });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
+    expect(client.getInstructions()).toMatch(/list_meetings/);
+  });
+
+  it.each([
+    { scopes: ['meetings:read', 'meetings:write', 'transcripts:read'] as Scope[], tools: ALL_TOOLS },
+    { scopes: ['meetings:read'] as Scope[], tools: ['list_meetings', 'get_meeting'] },
+    { scopes: ['transcripts:read'] as Scope[], tools: ['get_transcript', 'get_summary', 'list_tasks'] },
+    { scopes: ['meetings:write'] as Scope[], tools: ['create_meeting', 'schedule_meeting'] },
+    { scopes: ['recordings:read', 'webhooks:write'] as Scope[], tools: [] },
+  ])('tools/list with $scopes shows exactly $tools', async ({ scopes, tools }) => {
+    const listed = await (await clientWith(scopes)).listTools();
+    expect(listed.tools.map((tool) => tool.name)).toEqual(tools);
+  });
+
+  it('describes every tool for a model, with JSON Schema input and output', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(120);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.title).toBeTruthy();
+    }
+    expect(tools.find((tool) => tool.name === 'get_meeting')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((tool) => tool.name === 'create_meeting')?.annotations?.readOnlyHint).toBe(false);
+  });
+
+  it('list_meetings filters by status and pages with next_cursor', async () => {
+    seedMeeting(t, { title: 'Second' });
+    t.services.meetings.start(seedMeeting(t, { title: 'Live one' }));
+    const live = await client.callTool({ name: 'list_meetings', arguments: { status: 'live' } });
+    expect((live.structuredContent as { meetings: { title: string }[] }).meetings.map((m) => m.title)).toEqual(['Live one']);
+    const first = (await client.callTool({ name: 'list_meetings', arguments: { limit: 1 } })).structuredContent as {
+      meetings: { id: string }[];
+      has_more: boolean;
+      next_cursor: string;
+    };
+    expect(first.has_more).toBe(true);
+    const second = (await client.callTool({ name: 'list_meetings', arguments: { limit: 1, cursor: first.next_cursor } }))
+      .structuredContent as {
+      meetings: { id: string }[];
+    };
+    expect(second.meetings[0]!.id < first.meetings[0]!.id).toBe(true);
+  });
+
+  it('get_meeting finds a meeting by id and by join code, with its join_url', async () => {
+    for (const ref of [meeting.id, meeting.code]) {
+      const result = await client.callTool({ name: 'get_meeting', arguments: { meeting: ref } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        id: meeting.id,
+        code: meeting.code,
+        join_url: `${t.config.baseUrl}/m/${meeting.code}`,
+      });
+      expect(JSON.parse(resultText(result))).toEqual(result.structuredContent);
+    }
+  });
+
+  it('get_transcript returns plain text with times and speakers, and segments with indexes', async () => {
+    const result = await client.callTool({ name: 'get_transcript', arguments: { meeting: meeting.code } });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as { text: string; language: string; segments: { index: number; speaker: string }[] };
+    expect(data.text).toBe('[0:00] Bob: We ship on Friday.\n[0:02] Ada: Ada writes the release notes.');
+    expect(data.language).toBe('en');
+    expect(data.segments.map((s) => [s.index, s.speaker])).toEqual([
+      [0, 'Bob'],
+      [1, 'Ada'],
+    ]);
+    expect(resultText(result)).toContain('[0:00] Bob: We ship on Friday.');
+  });
+
+  it('get_transcript with translate_to says clearly that translation is not supported, unless it is the original language', async () => {
+    const refused = await client.callTool({ name: 'get_transcript', arguments: { meeting: meeting.id, translate_to: 'de' } });
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toMatch(/translate_to is not supported: no translation engine is configured.*original language \(en\)/);
+    const same = await client.callTool({ name: 'get_transcript', arguments: { meeting: meeting.id, translate_to: 'en-GB' } });
+    expect(same.isError).toBeFalsy();
+  });
+
+  it('get_summary returns TL;DR, decisions and action items with citations', async () => {
+    const result = await client.callTool({ name: 'get_summary', arguments: { meeting: meeting.id } });
+    expect(result.structuredContent).toMatchObject({
+      meeting,
+      tldr: 'Release on Friday.',
+      decisions: [{ text: 'Ship on Friday', cite: [0] }],
+      action_items: [{ text: 'Write the release notes', owner: 'Ada', due: null, cite: [1] }],
+    });
+    expect(resultText(result)).toContain('- Write the release notes (owner: Ada; due: no date)');
+  });
+
+  it('list_tasks gathers action items across meetings with owner, due, tracker links and meeting, and filters by owner', async () => {
+    const other = seedMeeting(t, { title: 'Bug triage' });
+    t.services.summaries.save(other.id, {
+      tldr: 'Triage.',
+      decisions: [],
+      action_items: [
+        { text: 'Fix the login bug https://tracker.example.com/issues/42.', owner: 'Bob', due: '2026-12-01', cite: [] },
+        { text: 'Update the docs', owner: null, due: null, cite: [] },
+      ],
+      generator: 'extractive',
+    });
+    const all = (await client.callTool({ name: 'list_tasks', arguments: {} })).structuredContent as { tasks: { text: string }[] };
+    expect(all.tasks.map((task) => task.text)).toEqual([
+      'Fix the login bug https://tracker.example.com/issues/42.',
+      'Update the docs',
+      'Write the release notes',
+    ]);
+    const bobs = await client.callTool({ name: 'list_tasks', arguments: { owner: 'bob' } });
+    expect(bobs.structuredContent).toEqual({
+      tasks: [
+        {
+          text: 'Fix the login bug https://tracker.example.com/issues/42.',
+          owner: 'Bob',
+          due: '2026-12-01',
+          tracker_links: ['https://tracker.example.com/issues/42'],
+          meeting: { id: other.id, code: other.code, title: 'Bug triage' },
+          cite: [],
+        },
+      ],
+      has_more: false,
+      next_cursor: null,
+    });
+    const paged = (await client.callTool({ name: 'list_tasks', arguments: { limit: 1 } })).structuredContent as {
+      has_more: boolean;
+      next_cursor: string;
+    };
+    expect(paged.has_more).toBe(true);
+    const rest = (await client.callTool({ name: 'list_tasks', arguments: { limit: 1, cursor: paged.next_cursor } })).structuredContent as {
+      tasks: { meeting: { id: string } }[];
+    };
+    expect(rest.tasks.map((task) => task.meeting.id)).toEqual([meeting.id]);
+  });
+
+  it('create_meeting starts an instant meeting and returns its join_url; the REST API sees it', async () => {
+    const result = await client.callTool({ name: 'create_meeting', arguments: { title: 'Quick sync' } });
+    const created = result.structuredContent as { id: string; code: string; join_url: string; scheduled_at: string; status: string };
+    expect(created.join_url).toBe(`${t.config.baseUrl}/m/${created.code}`);
+    expect(created.status).toBe('scheduled');
+    expect(created.scheduled_at).toBe(isoAt(t.clock.now()));
+    const rest = await t.request('GET', `/api/v1/public/meetings/${created.id}`, { key: t.key() });
+    expect(rest.body).toMatchObject({ id: created.id, title: 'Quick sync' });
+  });
+
+  it('schedule_meeting keeps the start time with its offset and the duration', async () => {
+    const result = await client.callTool({
+      name: 'schedule_meeting',
+      arguments: { title: 'Board meeting', scheduled_at: '2026-12-01T09:30:00+01:00', duration_minutes: 90 },
+    });
+    expect(result.structuredContent).toMatchObject({
+      title: 'Board meeting',
+      scheduled_at: '2026-12-01T09:30:00+01:00',
+      duration_minutes: 90,
+    });
+  });
+
+  it('lists the resource templates and the concrete transcript and summary resources, and reads both', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['svc://meetings/{id}/transcript', 'svc://meetings/{id}/summary']);
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {});
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(uris).toEqual(expect.arrayContaining([`svc://meetings/${meeting.id}/transcript`, `svc://meetings/${meeting.id}/summary`]));
+    expect(uris.filter((uri) => uri.endsWith('/transcript'))).toEqual([`svc://meetings/${meeting.id}/transcript`]);
+
+    const transcript = await client.readResource({ uri: `svc://meetings/${meeting.code}/transcript` });
+    expect(transcript.contents).toEqual([
+      {
+        uri: `svc://meetings/${meeting.code}/transcript`,
+        mimeType: 'text/plain',
+        text: '[0:00] Bob: We ship on Friday.\n[0:02] Ada: Ada writes the release notes.',
+      },
+    ]);
+    const summary = await client.readResource({ uri: `svc://meetings/${meeting.id}/summary` });
+    expect(summary.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining('TL;DR: Release on Friday.') });
+  });
+
+  it('answers resource errors as JSON-RPC errors: unknown meeting, unknown resource, missing scope', async () => {
+    await expect(client.readResource({ uri: 'svc://meetings/mtg_00000000000000000000000000/summary' })).rejects.toMatchObject({
+      code: -32002,
+    });
+    await expect(client.readResource({ uri: 'svc://meetings/x/recording' })).rejects.toMatchObject({ code: -32602 });
+    const noTranscripts = await clientWith(['meetings:read']);
+    expect((await noTranscripts.listResourceTemplates()).resourceTemplates).toEqual([]);
+    expect((await noTranscripts.listResources()).resources).toEqual([]);
+    await expect(noTranscripts.readResource({ uri: `svc://meetings/${meeting.id}/transcript` })).rejects.toThrow(/transcripts:read/);
+  });
+
+  it('reports tool errors as isError results a model can act on', async () => {
+    const unknown = await client.callTool({ name: 'get_meeting', arguments: { meeting: 'zzz-zzzz-zzz' } });
+    expect(unknown).toMatchObject({ isError: true });
+    expect(resultText(unknown)).toBe(
+      'Error (not_found): Meeting zzz-zzzz-zzz not found. Check the meeting id or join code with list_meetings.',
+    );
+    const noTranscript = await client.callTool({ name: 'get_transcript', arguments: { meeting: seedMeeting(t).id } });
+    expect(resultText(noTranscript)).toMatch(/^Error \(not_found\): Transcript of meeting/);
+
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['get_meeting', {}, /meeting is required/],
+      ['get_meeting', { meeting: 'x', extra: 1 }, /extra is not a known field/],
+      ['list_meetings', { status: 'finished' }, /status must be equal to one of the allowed values/],
+      ['list_meetings', { cursor: 'nonsense' }, /cursor is not a cursor this API returned/],
+      [
+        'schedule_meeting',
+        { title: 'x', scheduled_at: '2026-12-01 09:00' },
+        /scheduled_at must be an RFC 3339 date-time with a UTC offset/,
+      ],
+      ['create_meeting', { title: '' }, /title must NOT have fewer than 1 characters/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/^Error \(validation_failed\)/);
+      expect(resultText(result)).toMatch(message);
+    }
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
+  });
+
+  it('re-checks the scope on tools/call, even for a tool the key was never shown', async () => {
+    const reader = await clientWith(['meetings:read']);
+    const before = t.services.db.prepare('SELECT COUNT(*) FROM meetings').pluck().get();
+    const result = await reader.callTool({ name: 'create_meeting', arguments: { title: 'Sneaky' } });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(
+      /^Error \(insufficient_scope\): This API key lacks the meetings:write scope, which create_meeting needs/,
+    );
+    expect(t.services.db.prepare('SELECT COUNT(*) FROM meetings').pluck().get()).toBe(before);
+  });
+
+  it('refuses a missing or bad key with 401 and WWW-Authenticate: Bearer, before any MCP processing', async () => {
+    const auths: Record<string, string>[] = [{}, { authorization: 'Bearer svc_sk_not_a_real_key' }];
+    for (const auth of auths) {
+      const res = await rawPost(t.url, { accept: 'application/json, text/event-stream', ...auth }, INITIALIZE);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+    }
+    await expect(connectMcpClient(t.url, 'svc_sk_not_a_real_key')).rejects.toThrow(/401|nauthorized/);
+  });
+
+  it('answers JSON or an SSE stream as the client ranks them, and 405 to GET and DELETE (stateless: no sessions)', async () => {
+    const key = t.key(['meetings:read']);
+    const json = await rawPost(t.url, { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' }, INITIALIZE);
+    expect(json.status).toBe(200);
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.headers['mcp-session-id']).toBeUndefined();
+    expect(JSON.parse(json.text)).toMatchObject({ id: 1, result: { serverInfo: { name: 'svc' } } });
+    const sse = await rawPost(t.url, { authorization: `Bearer ${key}`, accept: 'text/event-stream, application/json;q=0.9' }, INITIALIZE);
+    expect(sse.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(sse.text).toMatch(/^event: message\ndata: \{.*"serverInfo":\{"name":"svc"/m);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await t.request(method, '/api/v1/mcp', { key, headers: { accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it("answers a lone tools/call without initialize, as the README's curl example sends it (stateless)", async () => {
+    const key = t.key(['meetings:read']);
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_meeting', arguments: { meeting: meeting.code } } };
+    const res = await rawPost(t.url, { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' }, call);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { id: meeting.id } } });
+  });
+
+  it('protects against DNS rebinding: foreign Host or Origin is refused, loopback and the base URL are allowed', async () => {
+    const headers = { authorization: `Bearer ${t.key(['meetings:read'])}`, accept: 'application/json, text/event-stream' };
+    const port = new URL(t.url).port;
+    expect((await rawPost(t.url, { ...headers, host: `evil.example:${port}` }, INITIALIZE)).status).toBe(403);
+    expect((await rawPost(t.url, { ...headers, origin: 'https://evil.example' }, INITIALIZE)).status).toBe(403);
+    expect((await rawPost(t.url, { ...headers, host: `localhost:${port}`, origin: 'http://localhost:3000' }, INITIALIZE)).status).toBe(200);
+    expect((await rawPost(t.url, { ...headers, origin: new URL(t.config.baseUrl).origin }, INITIALIZE)).status).toBe(200);
+  });
+});
+
+describe('MCP endpoint rate limit', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ SVC_RATE_LIMIT_PER_SECOND: '3', SVC_RATE_LIMIT_PER_MINUTE: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('shares one budget per key with the REST API and answers 429 with X-RateLimit headers', async () => {
+    const key = t.key(['meetings:read'], { rateLimited: true });
+    const headers = { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' };
+    expect((await t.request('GET', '/api/v1/public/meetings', { key })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/public/meetings', { key })).status).toBe(200);
+    const last = await rawPost(t.url, headers, INITIALIZE);
+    expect(last.status).toBe(200);
+    expect(last.headers['x-ratelimit-limit']).toBe('1000');
+    const limited = await rawPost(t.url, headers, INITIALIZE);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('1');
+    t.clock.advance(1000);
+    expect((await rawPost(t.url, headers, INITIALIZE)).status).toBe(200);
+  });
+});

@@ -1,0 +1,71 @@
+import { createMeetingSchema } from '../meetings/meetings.schemas';
+import type { Meeting } from '../meetings/meetings.service';
+import type { JsonSchema } from '../shared/validation';
+import type { Summary } from '../summaries/summaries.repo';
+import type { Transcript } from '../transcripts/transcripts.repo';
+
+/** The meeting a transcript, summary or task belongs to, as tool outputs name it. */
+export const meetingRefSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'code', 'title'],
+  properties: { id: { type: 'string' }, code: { type: 'string' }, title: { type: 'string' } },
+};
+
+/** The id, code and title of a meeting. */
+export function meetingRefOf(m: Pick<Meeting, 'id' | 'code' | 'title'>): { id: string; code: string; title: string } {
+  return { id: m.id, code: m.code, title: m.title };
+}
+
+/** The argument naming a meeting, shared by the tools that read one. */
+export const meetingArgument: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'The meeting: its id (mtg_...) or its join code (abc-defg-hij), as list_meetings returns them.',
+};
+
+/** The `limit` and `cursor` arguments of a paged tool; `what` names what `limit` counts. */
+export function pageArguments(what: string): Record<string, JsonSchema> {
+  return {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: `How many ${what} to read (1-100).` },
+    cursor: { type: 'string', description: 'The `next_cursor` of the previous page; omit for the first page.' },
+  };
+}
+
+/** The `has_more` and `next_cursor` fields of a paged tool's output. */
+export const pageOutputFields: Record<string, JsonSchema> = { has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } };
+
+const createFields = createMeetingSchema.properties as Record<string, JsonSchema>;
+
+/** The arguments create_meeting and schedule_meeting share: title, planned length, settings. */
+export const meetingInputFields: Record<string, JsonSchema> = {
+  title: { ...createFields.title, description: 'What the meeting is about, one line.' },
+  duration_minutes: { ...createFields.duration_minutes, description: 'Planned length in minutes (1-1440, default 60).' },
+  settings: createFields.settings!,
+};
+
+/** `seconds` as m:ss or h:mm:ss. */
+export function clockTime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** A transcript as plain text: one line per segment, `[m:ss] Speaker: text`. */
+export function transcriptText(t: Transcript): string {
+  return t.segments.map((s) => `[${clockTime(s.start)}] ${s.speaker ? `${s.speaker}: ` : ''}${s.text}`).join('\n');
+}
+
+/** A summary as plain text: the TL;DR, the decisions and the action items with owner and due date. */
+export function summaryText(title: string, s: Summary): string {
+  const decisions = s.decisions.map((d) => `- ${d.text}`);
+  const actions = s.action_items.map((a) => `- ${a.text} (owner: ${a.owner ?? 'unassigned'}; due: ${a.due ?? 'no date'})`);
+  return [
+    `Summary of "${title}"`,
+    `TL;DR: ${s.tldr}`,
+    `Decisions:\n${decisions.length ? decisions.join('\n') : '- none recorded'}`,
+    `Action items:\n${actions.length ? actions.join('\n') : '- none recorded'}`,
+  ].join('\n\n');
+}

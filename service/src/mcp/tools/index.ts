@@ -1,0 +1,19 @@
+import type { McpTool } from '../mcp.tool';
+import { createMeetingTool } from './create-meeting.tool';
+import { getMeetingTool } from './get-meeting.tool';
+import { getSummaryTool } from './get-summary.tool';
+import { getTranscriptTool } from './get-transcript.tool';
+import { listMeetingsTool } from './list-meetings.tool';
+import { listTasksTool } from './list-tasks.tool';
+import { scheduleMeetingTool } from './schedule-meeting.tool';
+
+/** Every tool of the MCP endpoint, in the order tools/list shows them; a new tool is one file and one line here. */
+export const TOOLS: McpTool[] = [
+  listMeetingsTool,
+  getMeetingTool,
+  getTranscriptTool,
+  getSummaryTool,
+  listTasksTool,
+  createMeetingTool,
+  scheduleMeetingTool,
+];

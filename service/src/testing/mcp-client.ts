@@ -1,0 +1,18 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+/** The official MCP SDK client, connected (initialized) to `{baseUrl}/api/v1/mcp` with `key`; close it with `client.close()`. */
+export async function connectMcpClient(baseUrl: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'svc-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL('/api/v1/mcp', baseUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** The text of a tool result's first content block. */
+export function resultText(result: object): string {
+  const first = ((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
+  return first?.type === 'text' ? (first.text ?? '') : '';
+}
