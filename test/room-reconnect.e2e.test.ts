@@ -17,18 +17,9 @@ import {
   waitForText,
   type RoomPage,
 } from './support/browser';
-import { call, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
+import { call, isProcessRunning, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(120_000);
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the room page in Chromium survives a restart of the service', () => {
   let dataDir: string;
@@ -72,7 +63,7 @@ describe('the room page in Chromium survives a restart of the service', () => {
     const workerPid: number = (await call(svc.url, 'GET', '/healthz')).body.workers[0].pid;
     await svc.stop('SIGKILL');
     // The orphaned media worker exits once it notices its parent is gone; until then it holds the RTC ports.
-    await pollUntil('the old media worker to exit', () => !isRunning(workerPid), 10_000);
+    await pollUntil('the old media worker to exit', () => !isProcessRunning(workerPid), 10_000);
     await Promise.all(pages.map((p) => p.page.getByTestId('reconnecting').waitFor({ timeout: 10_000 })));
     await saveScreenshot(pages[0]!.page, 'room-reconnecting');
     const restartedAt = Date.now();

@@ -2,16 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JoinCredential } from '@svc/service/testing';
 import { RoomClient } from '@svc/service/testing';
-import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { call, isProcessRunning, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 /** The service process with its media workers: start-up, restart after a crash, and shutdown. */
 describe('rooms across starts and stops of the service', () => {
@@ -49,7 +40,7 @@ describe('rooms across starts and stops of the service', () => {
     await svc.stop('SIGKILL');
     const orphans = health.body.workers.map((w: { pid: number }) => w.pid) as number[];
     // mediasoup workers exit by themselves once the process that spawned them is gone.
-    await waitFor(() => orphans.every((pid) => !processAlive(pid)), 10_000);
+    await waitFor(() => orphans.every((pid) => !isProcessRunning(pid)), 10_000);
 
     svc = await startService(dataDir, env);
     const people = await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/participants`, key);
@@ -65,7 +56,7 @@ describe('rooms across starts and stops of the service', () => {
     expect(await svc.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await client.closed()).not.toBeNull();
-    expect(workers.every((pid) => !processAlive(pid))).toBe(true);
+    expect(workers.every((pid) => !isProcessRunning(pid))).toBe(true);
     svc = undefined;
   }, 240_000);
 });

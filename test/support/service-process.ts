@@ -94,6 +94,16 @@ export async function call(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
+/** True while a process with this pid exists (signal 0 only checks). */
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Polls `check` every 50 ms until it returns true, for at most `ms`. */
 export async function waitFor(check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
   const until = Date.now() + ms;
