@@ -34,7 +34,7 @@ describe('rooms across starts and stops of the service', () => {
     const meeting = (await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Crash test' })).body;
     const credential = (await call(svc.url, 'POST', `/rooms/v1/${meeting.code}/credentials`, undefined, { name: 'Ann' }))
       .body as JoinCredential;
-    const { answer } = await RoomClient.join({ ...credential, socket_url: credential.socket_url.replace('localhost', '127.0.0.1') });
+    const { answer } = await RoomClient.join(credential);
     expect(answer).toMatchObject({ ok: true, data: { status: 'joined' } });
 
     await svc.stop('SIGKILL');
@@ -49,7 +49,7 @@ describe('rooms across starts and stops of the service', () => {
 
     const workers = ((await call(svc.url, 'GET', '/healthz')).body.workers as { pid: number }[]).map((w) => w.pid);
     const again = (await call(svc.url, 'POST', `/rooms/v1/${meeting.code}/credentials`, undefined, { name: 'Ann' })).body as JoinCredential;
-    const { client } = await RoomClient.join({ ...again, socket_url: again.socket_url.replace('localhost', '127.0.0.1') });
+    const { client } = await RoomClient.join(again);
     // The project database starts beside the API and a stop waits for that start; on a loaded machine it takes seconds.
     await waitFor(() => fs.existsSync(path.join(dataDir, 'project.sock')), 120_000);
     const started = Date.now();

@@ -1,3 +1,4 @@
+import { TokenBucket } from '../shared/token-bucket';
 import type { MediaSource, ParticipantRole, PeerInfo, RoomNotification, RoomNotifications } from './room.protocol';
 
 /** Who a verified join credential says the peer is. */
@@ -36,8 +37,7 @@ export class Peer {
   /** When the peer entered the waiting room (epoch ms). */
   waitingSince: number | null = null;
   readonly media: PeerInfo['media'] = {};
-  private chatAllowance = CHAT_BURST;
-  private chatCheckedAt: number;
+  private readonly chatAllowance: TokenBucket;
 
   constructor(
     readonly id: string,
@@ -45,7 +45,7 @@ export class Peer {
     private readonly connection: PeerConnection,
     now: number,
   ) {
-    this.chatCheckedAt = now;
+    this.chatAllowance = new TokenBucket(CHAT_BURST, CHAT_REFILL_PER_SECOND, now);
   }
 
   get name(): string {
@@ -76,11 +76,7 @@ export class Peer {
 
   /** Takes one chat message from the peer's allowance; false when they are sending too fast. */
   takeChatAllowance(now: number): boolean {
-    this.chatAllowance = Math.min(CHAT_BURST, this.chatAllowance + ((now - this.chatCheckedAt) / 1000) * CHAT_REFILL_PER_SECOND);
-    this.chatCheckedAt = now;
-    if (this.chatAllowance < 1) return false;
-    this.chatAllowance -= 1;
-    return true;
+    return this.chatAllowance.take(now);
   }
 
   /** Marks the peer gone and closes its socket; idempotent. */

@@ -190,8 +190,6 @@ export class Room {
     this.listenTo(media);
     for (const peer of this.joined()) {
       for (const source of Object.keys(peer.media) as MediaSource[]) delete peer.media[source];
-    }
-    for (const peer of this.joined()) {
       peer.notify('mediaReset', {});
       this.broadcast('peerUpdated', { peer: peer.info() }, peer);
     }

@@ -6,6 +6,7 @@ import type { PeerConnection } from '../rooms/peer';
 import { ROOM_LIMITS, type RoomError, type RoomNotification, type RoomNotifications } from '../rooms/room.protocol';
 import type { RoomSession, RoomsService } from '../rooms/rooms.service';
 import { AppError } from '../shared/errors';
+import { TokenBucket } from '../shared/token-bucket';
 import type { Logger } from '../shared/logger';
 
 /** The path of the room's WebSocket. */
@@ -37,16 +38,20 @@ export function attachRoomSockets(server: http.Server, rooms: RoomsService, logg
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => void serveSocket(ws, url.searchParams.get('credential') ?? '', rooms, logger));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('pong', () => unanswered.delete(ws));
+      void serveSocket(ws, url.searchParams.get('credential') ?? '', rooms, logger);
+    });
   });
+  // Sockets pinged by the last heartbeat that have not answered yet.
+  const unanswered = new WeakSet<WebSocket>();
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
-      const alive = ws as WebSocket & { svcAlive?: boolean };
-      if (alive.svcAlive === false) {
+      if (unanswered.has(ws)) {
         ws.terminate();
         continue;
       }
-      alive.svcAlive = false;
+      unanswered.add(ws);
       ws.ping();
     }
   }, HEARTBEAT_MS);
@@ -61,8 +66,6 @@ export function attachRoomSockets(server: http.Server, rooms: RoomsService, logg
 }
 
 async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsService, logger: Logger): Promise<void> {
-  (ws as WebSocket & { svcAlive?: boolean }).svcAlive = true;
-  ws.on('pong', () => ((ws as WebSocket & { svcAlive?: boolean }).svcAlive = true));
   const send = (frame: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   };
@@ -91,7 +94,7 @@ async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsServic
   }
   if (ws.readyState !== ws.OPEN) return rooms.leave(session, 'left');
 
-  const allowance = new RequestAllowance();
+  const allowance = new TokenBucket(REQUEST_BURST, REQUESTS_PER_SECOND, Date.now());
   const onFrame = (raw: RawData) => {
     void answer(raw).then(send);
   };
@@ -148,18 +151,4 @@ function toRoomError(error: unknown, logger: Logger): RoomError {
   }
   logger.error('room request failed', { error: error instanceof Error ? error.message : String(error) });
   return { code: 'internal_error', message: 'Something went wrong on the server' };
-}
-
-/** A token bucket of requests for one socket. */
-class RequestAllowance {
-  private tokens = REQUEST_BURST;
-  private checkedAt = Date.now();
-
-  take(now: number): boolean {
-    this.tokens = Math.min(REQUEST_BURST, this.tokens + ((now - this.checkedAt) / 1000) * REQUESTS_PER_SECOND);
-    this.checkedAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
 }
