@@ -84,24 +84,41 @@ export async function removeTempDir(dir: string): Promise<void> {
 }
 
 /** user + nice + system jiffies of all CPUs together, from /proc/stat. */
-function machineBusyTicks(): number {
+export function machineBusyTicks(): number {
   const [user, nice, system] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 4).map(Number);
   return user! + nice! + system!;
 }
 
-/** utime + stime jiffies of a process from /proc/<pid>/stat, with those of its waited-for children when `withChildren`. */
-function processTicks(pid: number | 'self', withChildren: boolean): number {
+/** A process's parent and CPU times in clock ticks (10 ms) from /proc/<pid>/stat; undefined once it has exited. */
+export interface ProcStat {
+  ppid: number;
+  utime: number;
+  stime: number;
+  /** Times of its children that exited and were waited for. */
+  cutime: number;
+  cstime: number;
+}
+
+/** /proc/<pid>/stat of a process, or undefined when it has exited. */
+export function procStat(pid: number | 'self'): ProcStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat
       .slice(stat.lastIndexOf(')') + 2)
       .split(' ')
       .map(Number);
-    // After the command: state is field 3, utime 14, stime 15, cutime 16, cstime 17 (1-based, so index - 3 here).
-    return fields[11]! + fields[12]! + (withChildren ? fields[13]! + fields[14]! : 0);
+    // After the command: state is field 3, ppid 4, utime 14, stime 15, cutime 16, cstime 17 (1-based, so index - 3 here).
+    return { ppid: fields[1]!, utime: fields[11]!, stime: fields[12]!, cutime: fields[13]!, cstime: fields[14]! };
   } catch {
-    return 0; // the process has exited
+    return undefined;
   }
+}
+
+/** utime + stime jiffies of a process, with those of its waited-for children when `withChildren`; 0 once it has exited. */
+function processTicks(pid: number | 'self', withChildren: boolean): number {
+  const stat = procStat(pid);
+  if (!stat) return 0;
+  return stat.utime + stat.stime + (withChildren ? stat.cutime + stat.cstime : 0);
 }
 
 /** CPU jiffies used by this process and the children it runs. */

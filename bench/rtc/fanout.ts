@@ -6,9 +6,8 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pollUntil } from '../support';
+import { pollUntil, procStat } from '../support';
 
 /** The RTP stream the producer receives; a setup declares it as the producer's RTP parameters. */
 export const FANOUT_STREAM = {
@@ -81,10 +80,9 @@ const MS_PER_CLOCK_TICK = 10;
 
 /** utime + stime of a process, in ms. */
 export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields after the command start at the state (field 3); utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
+  const stat = procStat(pid);
+  if (!stat) throw new Error(`process ${pid} has exited`);
+  return (stat.utime + stat.stime) * MS_PER_CLOCK_TICK;
 }
 
 /** RTCP shares the port with RTP (rtcp-mux); its packet types put 192..223 in the second byte (RFC 5761). */

@@ -3,39 +3,20 @@
  * and its helpers, a service and its media worker): everything this process and all its descendants
  * use counts as ours, read from /proc.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
+import { machineBusyTicks, procStat, type ProcStat } from '../support';
 
 /** Linux reports /proc times in clock ticks of 10 ms. */
 const TICKS_PER_SECOND = 100;
 
-interface Stat {
-  ppid: number;
-  /** utime + stime + cutime + cstime: the process and its children that have exited and were waited for. */
-  ticks: number;
-}
-
-function statOf(pid: number): Stat | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    // After the command: state is field 3, ppid 4, utime 14, stime 15, cutime 16, cstime 17 (1-based, so index - 3 here).
-    return { ppid: fields[1]!, ticks: fields[11]! + fields[12]! + fields[13]! + fields[14]! };
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU ticks of `root` and every live descendant (with the exited children each of them waited for). */
 function treeTicks(root: number): number {
-  const stats = new Map<number, Stat>();
+  const stats = new Map<number, ProcStat>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
-    const stat = statOf(pid);
+    const stat = procStat(pid);
     if (stat) stats.set(pid, stat);
   }
   const children = new Map<number, number[]>();
@@ -44,16 +25,12 @@ function treeTicks(root: number): number {
   const pending = [root];
   while (pending.length > 0) {
     const pid = pending.pop()!;
-    ticks += stats.get(pid)?.ticks ?? 0;
+    const stat = stats.get(pid);
+    // With the exited children each process waited for.
+    if (stat) ticks += stat.utime + stat.stime + stat.cutime + stat.cstime;
     pending.push(...(children.get(pid) ?? []));
   }
   return ticks;
-}
-
-/** user + nice + system ticks of all CPUs together, from /proc/stat. */
-function machineBusyTicks(): number {
-  const [user, nice, system] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 4).map(Number);
-  return user! + nice! + system!;
 }
 
 /**
