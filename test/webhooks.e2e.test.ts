@@ -130,8 +130,13 @@ describe('webhooks against the real service process', () => {
         ['registration.created', true, true, 204],
         ['registration.created', true, true, 204],
       ]);
-      const list = (await call(svc.url, 'GET', `/api/v1/public/webhook-endpoints/${created.body.id}/deliveries`, key)).body.data;
-      expect(list.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+      // The receiver has its 204 before the service records the attempt: wait for the record, not the request.
+      const statuses = async (): Promise<string[]> =>
+        (await call(svc.url, 'GET', `/api/v1/public/webhook-endpoints/${created.body.id}/deliveries`, key)).body.data.map(
+          (d: { status: string }) => d.status,
+        );
+      await waitFor(async () => (await statuses()).every((status) => status === 'succeeded'), 10_000);
+      expect(await statuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
     } finally {
       await python.stop();
     }

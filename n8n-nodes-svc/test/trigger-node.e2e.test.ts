@@ -97,7 +97,10 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
     expect(JSON.parse(receiver!.requests[0]!.rawBody.toString('utf8'))).toEqual(event);
     expect(event.data.registration).toMatchObject({ id: registration.body.id, email: 'grace@example.com' });
     const [{ id: endpointId }] = await endpointsFor(webhookUrl);
-    const deliveries = (await api('GET', `/webhook-endpoints/${endpointId}/deliveries`)).body.data;
+    // The workflow may forward the event before the service has recorded n8n's answer: wait for the record.
+    const deliveriesNow = async () => (await api('GET', `/webhook-endpoints/${endpointId}/deliveries`)).body.data;
+    await waitFor(async () => (await deliveriesNow())[0]?.status === 'succeeded', 15_000, 'the recorded delivery');
+    const deliveries = await deliveriesNow();
     expect(
       deliveries.map((d: { event_id: string; status: string; attempts: { status_code: number }[] }) => [
         d.event_id,
