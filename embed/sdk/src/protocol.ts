@@ -1,0 +1,90 @@
+/**
+ * The embed postMessage protocol, version 1: what the room iframe and the host page say to each other.
+ * The room page (web/room) and the SDKs both compile against this file; a page that does not use our SDK
+ * follows docs/embed-protocol.md, which describes the same messages.
+ */
+
+/** `source` of every message of the protocol. */
+export const EMBED_SOURCE = 'svc-embed';
+
+/** `v` of every message of this version of the protocol. */
+export const EMBED_PROTOCOL_VERSION = 1;
+
+/** The room's colour scheme; `system` follows the viewer's `prefers-color-scheme`, live. */
+export type EmbedTheme = 'light' | 'dark' | 'system';
+
+/** The languages the room speaks; anything else falls back to English. */
+export const EMBED_LOCALES = ['en', 'de', 'fr'] as const;
+
+/** A language of the room. */
+export type EmbedLocale = (typeof EMBED_LOCALES)[number];
+
+/** Parts of the room an embedder may switch off (all on unless set to false). */
+export interface EmbedFeatures {
+  /** The chat panel. */
+  chat?: boolean;
+  /** The participants panel. */
+  participants?: boolean;
+  /** The screen-share button. */
+  screenshare?: boolean;
+}
+
+/** Why the room is not available: the meeting does not exist, has ended or was cancelled; or the embed itself was refused. */
+export type EmbedErrorReason = 'not_found' | 'ended' | 'cancelled' | 'token_invalid' | 'token_expired' | 'origin_not_allowed';
+
+/** Why the local participant left the room. */
+export type EmbedLeftReason = 'left' | 'removed' | 'meeting-ended' | 'denied' | 'replaced';
+
+/** The events the room posts to its parent page, by type. */
+export interface EmbedEventMap {
+  /** The page is started and accepts commands. */
+  ready: Record<string, never>;
+  joined: { participant: { identity: string; name: string; role: 'host' | 'guest' }; meeting: { code: string; title: string } };
+  left: { reason: EmbedLeftReason };
+  /** How many people are in the room. */
+  'participant-count': { count: number };
+  recording: { active: boolean; mode: 'started' | 'stopped' };
+  /** The local microphone (`audio`) or camera (`video`) was switched on or off. */
+  media: { kind: 'audio' | 'video'; on: boolean };
+  error: { reason: EmbedErrorReason; message: string };
+}
+
+/** An event type. */
+export type EmbedEventType = keyof EmbedEventMap;
+
+/** An event as it travels: the envelope plus the event's fields. */
+export type EmbedEvent<T extends EmbedEventType = EmbedEventType> = {
+  [K in T]: { source: typeof EMBED_SOURCE; v: typeof EMBED_PROTOCOL_VERSION; dir: 'event'; type: K } & EmbedEventMap[K];
+}[T];
+
+/** The commands a host page may send to the room, by type. */
+export interface EmbedCommandMap {
+  /** Mutes the microphone, or the camera with `kind: 'video'`. */
+  mute: { kind?: 'audio' | 'video' };
+  unmute: { kind?: 'audio' | 'video' };
+  leave: Record<string, never>;
+  /** Opens or closes the chat panel. */
+  toggleChat: Record<string, never>;
+  setTheme: { theme: EmbedTheme };
+}
+
+/** A command type. */
+export type EmbedCommandType = keyof EmbedCommandMap;
+
+/** A command as it travels. */
+export type EmbedCommand<T extends EmbedCommandType = EmbedCommandType> = {
+  [K in T]: { source: typeof EMBED_SOURCE; v: typeof EMBED_PROTOCOL_VERSION; dir: 'command'; type: K } & EmbedCommandMap[K];
+}[T];
+
+/** The event types, in the order the protocol lists them. */
+export const EMBED_EVENT_TYPES: readonly EmbedEventType[] = ['ready', 'joined', 'left', 'participant-count', 'recording', 'media', 'error'];
+
+/** The command types. */
+export const EMBED_COMMAND_TYPES: readonly EmbedCommandType[] = ['mute', 'unmute', 'leave', 'toggleChat', 'setTheme'];
+
+/** Whether `data` is a message of this protocol and version going in direction `dir` (anything else is ignored). */
+export function isEmbedMessage(data: unknown, dir: 'event' | 'command'): data is { source: string; v: number; dir: string; type: string } {
+  if (typeof data !== 'object' || data === null) return false;
+  const message = data as Record<string, unknown>;
+  return message.source === EMBED_SOURCE && message.v === EMBED_PROTOCOL_VERSION && message.dir === dir && typeof message.type === 'string';
+}
