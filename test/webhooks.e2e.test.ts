@@ -131,8 +131,9 @@ describe('webhooks against the real service process', () => {
         ['registration.created', true, true, 204],
       ]);
       // The receiver has its 204 before the service records the attempt: wait for the record, not the request.
+      const service = svc;
       const statuses = async (): Promise<string[]> =>
-        (await call(svc.url, 'GET', `/api/v1/public/webhook-endpoints/${created.body.id}/deliveries`, key)).body.data.map(
+        (await call(service.url, 'GET', `/api/v1/public/webhook-endpoints/${created.body.id}/deliveries`, key)).body.data.map(
           (d: { status: string }) => d.status,
         );
       await waitFor(async () => (await statuses()).every((status) => status === 'succeeded'), 10_000);

@@ -85,6 +85,7 @@ export function roomFanout(rooms: RoomsCore): FanoutSetup {
           name: i === 0 ? 'Producer' : `Consumer ${i}`,
           identity: `bench-${meeting.id}-${i}`,
           registrationId: null,
+          switchedOff: [],
         };
         const connection = new ResumingConnection();
         const session = await services.rooms.connect(admission, connection);

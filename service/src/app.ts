@@ -21,6 +21,8 @@ import { participantsRoutes } from './participants/participants.routes';
 import { recordingsRoutes, signedDownloadRouter } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
 import { roomPageRouter } from './rooms/room-page.routes';
+import { embedRoutes } from './embed/embed.routes';
+import { embedPageRouter } from './embed/embed-page.routes';
 import type { WorkerPool } from './media/worker-pool';
 import type { Services } from './services';
 import type { Logger } from './shared/logger';
@@ -47,6 +49,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
     ...roomsRoutes(s.roomLinks, s.rooms),
+    ...embedRoutes(s.embed),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),
     ...transcriptsRoutes(s.transcripts),
@@ -77,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers });
   });
   app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
+  app.use(embedPageRouter(services.embed));
 
   // One limiter for the REST API and the MCP endpoint: a key has one budget, whichever it calls.
   const limiter = new RateLimiter(config.rateLimit, services.clock);

@@ -28,6 +28,9 @@ import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
 import { ChatRepo } from './rooms/chat.repo';
 import { RoomsService } from './rooms/rooms.service';
+import { EmbedRepo } from './embed/embed.repo';
+import { EmbedService } from './embed/embed.service';
+import { EmbedTokens } from './embed/embed-tokens';
 import { SearchRepo } from './search/search.repo';
 import { SearchService } from './search/search.service';
 import { transactionOf, type Transaction } from './shared/transaction';
@@ -59,6 +62,7 @@ export interface Services {
   tokens: SignedTokens;
   roomLinks: RoomLinks;
   rooms: RoomsService;
+  embed: EmbedService;
   search: SearchService;
   keys: KeysService;
   identity: IdentityService;
@@ -101,6 +105,7 @@ export function createServices(
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
   const roomLinks = new RoomLinks(tokens, meetings, clock, config.baseUrl);
+  const embedTokens = new EmbedTokens(tokens, clock);
   const deliveries = new DeliveriesRepo(db);
   const jobsRepo = new JobsRepo(db);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
@@ -135,6 +140,7 @@ export function createServices(
     participants,
     registrations,
     roomLinks,
+    embedTokens,
     new ChatRepo(db),
     search,
     tokens,
@@ -153,6 +159,7 @@ export function createServices(
     tokens,
     roomLinks,
     rooms,
+    embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,

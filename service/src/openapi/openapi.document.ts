@@ -3,6 +3,7 @@ import { identityOpenApi } from '../identity/identity.openapi';
 import { meetingsOpenApi } from '../meetings/meetings.openapi';
 import { participantsOpenApi } from '../participants/participants.openapi';
 import { roomsOpenApi } from '../rooms/rooms.openapi';
+import { embedOpenApi } from '../embed/embed.openapi';
 import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
 import { summariesOpenApi } from '../summaries/summaries.openapi';
@@ -17,6 +18,7 @@ const FRAGMENTS = [
   identityOpenApi,
   meetingsOpenApi,
   roomsOpenApi,
+  embedOpenApi,
   participantsOpenApi,
   recordingsOpenApi,
   transcriptsOpenApi,
@@ -41,7 +43,9 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: ['Identity', 'Meetings', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks', 'Integrations'].map((name) => ({ name })),
+    tags: ['Identity', 'Meetings', 'Embed', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks', 'Integrations'].map((name) => ({
+      name,
+    })),
     paths: Object.assign({}, ...FRAGMENTS.map((f) => f.paths)),
     components: {
       securitySchemes: {

@@ -86,6 +86,10 @@ describe('OpenAPI document', () => {
     await api('get', '/meetings/{id}', `/meetings/${m.id}`);
     await api('patch', '/meetings/{id}', `/meetings/${m.id}`, { title: 'Renamed' });
     await api('post', '/meetings/{id}/host-links', `/meetings/${m.id}/host-links`, { ttl_seconds: 600 });
+    await api('put', '/meetings/{id}/embed-origins', `/meetings/${m.id}/embed-origins`, { origins: ['https://*.example.com'] });
+    await api('get', '/meetings/{id}/embed-origins', `/meetings/${m.code}/embed-origins`);
+    await api('post', '/embed/tokens', '/embed/tokens', { meeting: m.code, name: 'Doc guest', features: { chat: false } });
+    await api('put', '/meetings/{id}/embed-origins', `/meetings/${m.id}/embed-origins`, { origins: ['http://example.com'] });
     await api('get', '/meetings/{id}/participants', `/meetings/${m.id}/participants`);
     const chat = await api('get', '/meetings/{id}/chat-messages', `/meetings/${m.id}/chat-messages`);
     expect(chat.data).toHaveLength(1);

@@ -1,3 +1,4 @@
+import type { EmbedFeature } from '../embed/embed-tokens';
 import { TokenBucket } from '../shared/token-bucket';
 import type { MediaSource, ParticipantRole, PeerInfo, RoomNotification, RoomNotifications } from './room.protocol';
 
@@ -9,6 +10,8 @@ export interface Admission {
   identity: string;
   /** Set for a webinar registrant. */
   registrationId: string | null;
+  /** Parts of the room an embed token switched off for this peer (empty otherwise). */
+  switchedOff: readonly EmbedFeature[];
 }
 
 /** The adapter side of a peer: how the room reaches its socket. */

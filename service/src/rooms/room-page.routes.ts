@@ -13,25 +13,30 @@ export const ROOM_PAGE_DIR = path.resolve(__dirname, '../../../web/room/dist');
 
 /**
  * The room page's policy: only its own scripts, styles and socket; camera, microphone and screen capture
- * for this origin only; not framed (the embed page, with its own allow-list, is for that).
+ * for this origin only; framed by `frameAncestors` only (`'none'` for /m/<code>; the embed page passes the
+ * meeting's allowed origins).
  */
-const ROOM_PAGE_HEADERS = {
-  'Content-Security-Policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob: mediastream:",
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; '),
-  'Permissions-Policy': 'camera=(self), microphone=(self), display-capture=(self)',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-  'Cache-Control': 'no-cache',
-};
+export function roomPageHeaders(frameAncestors: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "media-src 'self' blob: mediastream:",
+      "connect-src 'self'",
+      `frame-ancestors ${frameAncestors}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; '),
+    'Permissions-Policy': 'camera=(self), microphone=(self), display-capture=(self)',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  };
+}
+
+const ROOM_PAGE_HEADERS = roomPageHeaders("'none'");
 
 /**
  * The room outside the API: the page at `/m/<code>`, its hashed assets at `/assets/room/`, and the

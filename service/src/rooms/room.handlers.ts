@@ -75,6 +75,9 @@ export const ROOM_HANDLERS: Handlers = {
     }),
     async run(session, data) {
       assertMayProduce(session);
+      if (data.source === 'screen' && session.peer.admission.switchedOff.includes('screenshare')) {
+        throw new AppError('forbidden', 'Screen sharing is switched off for this embedded room');
+      }
       if ((data.source === 'microphone') !== (data.kind === 'audio')) {
         throw AppError.invalid([{ param: 'source', message: `cannot be ${data.source} for ${data.kind}` }]);
       }

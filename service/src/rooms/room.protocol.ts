@@ -37,6 +37,8 @@ export interface CredentialRequest {
   host?: string;
   /** The `invite` query parameter of a webinar registrant's link. */
   invite?: string;
+  /** An embed token (`svc_et_`): it fixes the guest's name and features. */
+  embed?: string;
 }
 
 /** A short-lived signed credential for the room's WebSocket, and what the page needs to connect. */

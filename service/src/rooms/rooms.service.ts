@@ -14,6 +14,7 @@ import type { Transaction } from '../shared/transaction';
 import { objectValidator } from '../shared/validation';
 import type { RegistrationsService } from '../webinars/registrations.service';
 import type { SearchService } from '../search/search.service';
+import { EMBED_FEATURES, type EmbedFeature, type EmbedTokens } from '../embed/embed-tokens';
 import type { ChatRepo } from './chat.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import type { RoomLinks } from './room-links';
@@ -52,7 +53,8 @@ const CHAT_HISTORY = 100;
 const MEDIA_RECOVERY_LIMIT_MS = 30_000;
 const MEDIA_RECOVERY_RETRY_MS = 250;
 
-type CredentialClaims = { m: string; r: 'host' | 'guest'; n: string; i: string; g: string | null };
+/** `o`: features an embed token switched off. */
+type CredentialClaims = { m: string; r: 'host' | 'guest'; n: string; i: string; g: string | null; o?: EmbedFeature[] };
 
 const validateCredentialRequest = objectValidator<CredentialRequest>({
   type: 'object',
@@ -61,6 +63,7 @@ const validateCredentialRequest = objectValidator<CredentialRequest>({
     name: { type: 'string', minLength: 1, maxLength: ROOM_LIMITS.maxNameLength, format: 'single-line', pattern: '\\S' },
     host: { type: 'string', minLength: 1, maxLength: 4096 },
     invite: { type: 'string', minLength: 1, maxLength: 4096 },
+    embed: { type: 'string', minLength: 1, maxLength: 4096 },
   },
 });
 
@@ -88,6 +91,7 @@ export class RoomsService {
     private readonly participants: ParticipantsService,
     private readonly registrations: RegistrationsService,
     private readonly links: RoomLinks,
+    private readonly embedTokens: EmbedTokens,
     private readonly chat: ChatRepo,
     private readonly search: SearchService,
     private readonly tokens: SignedTokens,
@@ -126,8 +130,8 @@ export class RoomsService {
     const request = validateCredentialRequest(body);
     const meeting = this.meetings.findByCode(code);
     assertAvailable(meeting);
-    const claims = this.claimsFor(meeting, request);
-    const expiresAt = this.clock.now() + CREDENTIAL_TTL_MS;
+    const { claims, notAfter } = this.claimsFor(meeting, request);
+    const expiresAt = Math.min(this.clock.now() + CREDENTIAL_TTL_MS, notAfter);
     const credential = this.tokens.sign('room-credential', claims, expiresAt);
     return {
       credential,
@@ -144,7 +148,14 @@ export class RoomsService {
   admissionOf(credential: string): Admission {
     const claims = this.tokens.verify<CredentialClaims>('room-credential', credential, this.clock.now());
     assertAvailable(this.meetings.findAnywhere(claims.m));
-    return { meetingId: claims.m, role: claims.r, name: claims.n, identity: claims.i, registrationId: claims.g };
+    return {
+      meetingId: claims.m,
+      role: claims.r,
+      name: claims.n,
+      identity: claims.i,
+      registrationId: claims.g,
+      switchedOff: claims.o ?? [],
+    };
   }
 
   /** Connects an admitted peer to its meeting's room (created on first use); a second connection of the same identity replaces the first. */
@@ -223,6 +234,7 @@ export class RoomsService {
   /** Stores a chat message of a joined peer and shows it to everyone else in the room. */
   sendChat({ room, peer }: RoomSession, text: string): ChatMessage {
     if (peer.state !== 'joined' || !peer.participantId) throw AppError.conflict('Join the room before you chat');
+    if (peer.admission.switchedOff.includes('chat')) throw new AppError('forbidden', 'Chat is switched off for this embedded room');
     if (!/\S/.test(text)) throw AppError.invalid([{ param: 'text', message: 'must not be blank' }]);
     if (!peer.takeChatAllowance(this.clock.now())) throw new AppError('rate_limited', 'You are sending messages too fast; wait a moment');
     const message = this.saveChat(room.meeting.id, peer.participantId, peer.name, peer.admission.identity, text);
@@ -301,21 +313,34 @@ export class RoomsService {
     for (const peer of room.joined()) if (peer.participantId) this.participants.recordLeave(peer.participantId);
   }
 
-  private claimsFor(meeting: MeetingRow, request: CredentialRequest): CredentialClaims {
+  /** The credential's claims, and the latest time it may expire (an embed token's own expiry). */
+  private claimsFor(meeting: MeetingRow, request: CredentialRequest): { claims: CredentialClaims; notAfter: number } {
     if (request.host) {
       const grant = this.links.grantOf(request.host);
       if (grant.meetingId !== meeting.id || grant.role !== 'host')
         throw new AppError('unauthorized', 'This host link is for another meeting');
-      return { m: meeting.id, r: 'host', n: requiredName(request), i: grant.identity, g: null };
+      return { claims: { m: meeting.id, r: 'host', n: requiredName(request), i: grant.identity, g: null }, notAfter: Infinity };
     }
     if (request.invite) {
       const grant = this.links.grantOf(request.invite);
       if (grant.meetingId !== meeting.id || grant.role !== 'guest')
         throw new AppError('unauthorized', 'This invitation is for another meeting');
       const registration = this.registrations.findForWebinar(meeting.id, grant.registrationId);
-      return { m: meeting.id, r: 'guest', n: registration.name.slice(0, ROOM_LIMITS.maxNameLength), i: grant.identity, g: registration.id };
+      const name = registration.name.slice(0, ROOM_LIMITS.maxNameLength);
+      return { claims: { m: meeting.id, r: 'guest', n: name, i: grant.identity, g: registration.id }, notAfter: Infinity };
     }
-    return { m: meeting.id, r: 'guest', n: requiredName(request), i: `guest-${randomBytes(8).toString('hex')}`, g: null };
+    if (request.embed) {
+      // The token fixes the name and features: whatever else the page sends is ignored.
+      const grant = this.embedTokens.grantOf(request.embed);
+      if (grant.meetingId !== meeting.id) throw new AppError('unauthorized', 'This embed token is for another meeting');
+      const switchedOff = EMBED_FEATURES.filter((feature) => !grant.features[feature]);
+      const identity = `embed-${randomBytes(8).toString('hex')}`;
+      return { claims: { m: meeting.id, r: 'guest', n: grant.name, i: identity, g: null, o: switchedOff }, notAfter: grant.expiresAt };
+    }
+    return {
+      claims: { m: meeting.id, r: 'guest', n: requiredName(request), i: `guest-${randomBytes(8).toString('hex')}`, g: null },
+      notAfter: Infinity,
+    };
   }
 
   private iceServers(identity: string): IceServer[] {

@@ -4,6 +4,8 @@ import { AppError } from './errors';
 /** What a token is for; each purpose signs with its own key, so a token of one is worthless as another. */
 export type TokenPurpose = 'room-join' | 'room-credential' | 'embed' | 'recording-download' | 'dashboard-sign-in';
 
+const TOKEN_REFUSED = (): AppError => new AppError('unauthorized', 'The link or token is invalid or has expired');
+
 /**
  * Short, URL-safe signed tokens (`<payload>.<signature>`, both base64url) with an expiry: HMAC-SHA256
  * under a key derived from the master key per purpose, checked in constant time on every use.
@@ -21,7 +23,14 @@ export class SignedTokens {
 
   /** The claims of a token this service signed for `purpose` and that has not expired at `now`; otherwise unauthorized. */
   verify<Claims extends Record<string, unknown>>(purpose: TokenPurpose, token: string, now: number, prefix = ''): Claims & { exp: number } {
-    const refused = new AppError('unauthorized', 'The link or token is invalid or has expired');
+    const claims = this.signedClaims<Claims>(purpose, token, prefix);
+    if (claims.exp * 1000 <= now) throw TOKEN_REFUSED();
+    return claims;
+  }
+
+  /** The claims of a token this service signed for `purpose`, expired or not (the caller checks `exp`); unauthorized otherwise. */
+  signedClaims<Claims extends Record<string, unknown>>(purpose: TokenPurpose, token: string, prefix = ''): Claims & { exp: number } {
+    const refused = TOKEN_REFUSED();
     if (!token.startsWith(prefix)) throw refused;
     const [payload, signature, extra] = token.slice(prefix.length).split('.');
     if (!payload || !signature || extra !== undefined) throw refused;
@@ -35,7 +44,7 @@ export class SignedTokens {
       throw refused;
     }
     const exp = (claims as { exp?: unknown } | null)?.exp;
-    if (typeof exp !== 'number' || exp * 1000 <= now) throw refused;
+    if (typeof exp !== 'number') throw refused;
     return claims as Claims & { exp: number };
   }
 

@@ -1,13 +1,15 @@
 import './styles.css';
 import { installDebugHandle, type DebugSource } from './debug-handle';
 import { mount } from './dom';
+import { EmbedBridge } from './embed-bridge';
+import { readEmbedConfig, type EmbedErrorReason } from './embed-protocol';
 import { CredentialError, fetchRoomInfo } from './http-api';
-import type { RoomInfo } from './protocol';
+import type { CredentialRequest, RoomInfo } from './protocol';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
 import { prejoinScreen, type JoinChoice } from './ui/prejoin';
-import { roomView } from './ui/room-view';
-import { endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
+import { roomView, type RoomView } from './ui/room-view';
+import { embedRefusedScreen, endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
 
 /** The meeting code: the last segment of /m/<code>. */
 function meetingCode(): string {
@@ -47,17 +49,55 @@ function bridgeEvents(session: RoomSession, events: RoomEvents, code: string): v
   });
 }
 
+const ERROR_MESSAGES: Record<EmbedErrorReason, string> = {
+  not_found: 'The meeting does not exist',
+  ended: 'The meeting has ended',
+  cancelled: 'The meeting was cancelled',
+  token_invalid: 'The embed token is not valid',
+  token_expired: 'The embed token has expired',
+  origin_not_allowed: 'This origin is not allowed to embed the meeting',
+};
+
+/** Shows why the room cannot be joined, and tells an embedding page. */
+function refuse(reason: EmbedErrorReason, bridge: EmbedBridge | null): void {
+  if (reason === 'not_found' || reason === 'ended' || reason === 'cancelled') show(unavailableScreen(reason));
+  else show(embedRefusedScreen(reason));
+  bridge?.post('error', { reason, message: ERROR_MESSAGES[reason] });
+}
+
 async function run(): Promise<void> {
-  const code = meetingCode();
+  // In a frame the service serves this page with an embed config: the code, token and parent come from it.
+  const embed = readEmbedConfig();
+  const code = embed ? (embed.code ?? '') : meetingCode();
   const params = new URLSearchParams(location.search);
-  const host = params.get('host') ?? undefined;
-  const invite = params.get('invite') ?? undefined;
+  const host = embed ? undefined : (params.get('host') ?? undefined);
+  const invite = embed ? undefined : (params.get('invite') ?? undefined);
   const events = new RoomEvents();
   const debug: DebugSource = { session: null, joinClickedAt: null, firstRemoteFrameAt: null };
   installDebugHandle(debug, events);
 
+  // What the embedding page's commands act on; mute/unmute before joining decide what the join starts with.
+  let current: { session: RoomSession | null; view: RoomView | null } = { session: null, view: null };
+  const mutedBeforeJoin: Partial<Record<'audio' | 'video', boolean>> = {};
+  const bridge = embed?.parentOrigin
+    ? new EmbedBridge(embed.parentOrigin, {
+        setMuted(kind, muted) {
+          const session = current.session;
+          if (session?.phase !== 'joined') mutedBeforeJoin[kind] = muted;
+          else void (kind === 'audio' ? session.setMicrophone(!muted) : session.setCamera(!muted)).catch(() => undefined);
+        },
+        leave: () => void current.session?.leave(),
+        toggleChat: () => current.view?.toggleChat(),
+        setTheme: (theme) => {
+          document.documentElement.dataset.theme = theme;
+        },
+      })
+    : null;
+  bridge?.forward(events);
+  if (embed?.error) return refuse(embed.error, bridge);
+
   const looked = code ? await fetchRoomInfo(code) : ({ ok: false, reason: 'not_found' } as const);
-  if (!looked.ok) return show(unavailableScreen(looked.reason));
+  if (!looked.ok) return refuse(looked.reason, bridge);
   const info: RoomInfo = looked.info;
   document.title = `${info.title} · svc`;
   // Webinar attendees (anyone but a host) watch and chat; the server decides, the page only skips the preview.
@@ -66,17 +106,19 @@ async function run(): Promise<void> {
   const join = async (choice: JoinChoice): Promise<string | null> => {
     debug.joinClickedAt = performance.now();
     debug.firstRemoteFrameAt = null;
+    const request: CredentialRequest = embed?.token ? { embed: embed.token } : { name: invite ? undefined : choice.name, host, invite };
     const session = new RoomSession({
       code,
-      request: { name: invite ? undefined : choice.name, host, invite },
-      camera: choice.camera,
-      microphone: choice.microphone,
+      request,
+      camera: withoutMuted(choice.camera, mutedBeforeJoin.video),
+      microphone: withoutMuted(choice.microphone, mutedBeforeJoin.audio),
       cameraDeviceId: choice.cameraDeviceId,
       microphoneDeviceId: choice.microphoneDeviceId,
     });
     debug.session = session;
+    current = { session, view: null };
     bridgeEvents(session, events, code);
-    let view: HTMLElement | null = null;
+    let view: RoomView | null = null;
     session.events.on('phase', ({ phase }) => {
       if (phase === 'waiting') show(waitingScreen(info.title, () => void session.leave()));
       else if (phase === 'joined' && !view) {
@@ -84,9 +126,12 @@ async function run(): Promise<void> {
           onRemoteFrame: () => {
             debug.firstRemoteFrameAt ??= performance.now();
           },
+          features: embed?.features,
         });
-        mount(view);
-      } else if (phase === 'joined' && view && !view.isConnected) mount(view);
+        current.view = view;
+        mount(view.el);
+        unmuteAsAskedBeforeJoin(session, mutedBeforeJoin);
+      } else if (phase === 'joined' && view && !view.el.isConnected) mount(view.el);
     });
     session.events.on('ended', (end) => {
       const canRejoin = end.kind === 'left' && (end.reason === 'left' || end.reason === 'replaced');
@@ -99,7 +144,12 @@ async function run(): Promise<void> {
       session.abort();
       debug.session = null;
       if (err instanceof CredentialError && err.failure.kind === 'unavailable') {
-        show(unavailableScreen(err.failure.reason));
+        refuse(err.failure.reason, bridge);
+        return null;
+      }
+      // The page was served for a valid token, so a refusal now means it expired while the guest waited.
+      if (err instanceof CredentialError && err.failure.kind === 'unauthorized' && embed?.token) {
+        refuse('token_expired', bridge);
         return null;
       }
       if (err instanceof CredentialError) return err.failure.kind === 'network' ? `Could not join: ${err.failure.message}` : err.message;
@@ -107,8 +157,23 @@ async function run(): Promise<void> {
     }
   };
 
-  show(prejoinScreen({ info, name: params.get('name') ?? '', withMedia, nameFixed: Boolean(invite), onJoin: join }));
+  const name = embed ? (embed.name ?? '') : (params.get('name') ?? '');
+  show(prejoinScreen({ info, name, withMedia, nameFixed: Boolean(invite) || Boolean(embed?.nameFixed), onJoin: join }));
   document.getElementById('display-name')?.focus();
+  bridge?.post('ready', {});
+}
+
+/** The preview track, unless the embedding page muted that kind before the Join click. */
+function withoutMuted(track: MediaStreamTrack | null, muted: boolean | undefined): MediaStreamTrack | null {
+  if (!muted || !track) return track;
+  track.stop();
+  return null;
+}
+
+/** Turns on what the embedding page unmuted before the Join click but the guest had left off. */
+function unmuteAsAskedBeforeJoin(session: RoomSession, mutedBeforeJoin: Partial<Record<'audio' | 'video', boolean>>): void {
+  if (mutedBeforeJoin.audio === false && !session.isOn('microphone')) void session.setMicrophone(true).catch(() => undefined);
+  if (mutedBeforeJoin.video === false && !session.isOn('camera')) void session.setCamera(true).catch(() => undefined);
 }
 
 run().catch((err) => {

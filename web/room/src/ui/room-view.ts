@@ -1,5 +1,6 @@
 import { clockTime, h, hueOf, initials } from '../dom';
 import { listDevices, openScreen } from '../local-media';
+import type { EmbedFeatures } from '../embed-protocol';
 import { ROOM_LIMITS, type ChatMessage, type MediaSource, type PeerInfo, type RoomState, type WaitingPeer } from '../protocol';
 import type { RemoteTrack, RoomSession } from '../room-session';
 import { icon, type IconName } from './icons';
@@ -29,9 +30,17 @@ export function gridFor(count: number, width: number, height: number, gap = 8): 
   return best;
 }
 
-/** Notes for the page's own first-frame timing (the tests' join-to-first-frame measure). */
+/** Notes for the page's own first-frame timing (the tests' join-to-first-frame measure), and the parts an embedder switched off. */
 export interface RoomViewHooks {
   onRemoteFrame(): void;
+  features?: EmbedFeatures;
+}
+
+/** The in-call view and what an embedding page may do to it. */
+export interface RoomView {
+  el: HTMLElement;
+  /** Opens or closes the chat panel (nothing when chat is switched off). */
+  toggleChat(): void;
 }
 
 /**
@@ -39,7 +48,7 @@ export interface RoomViewHooks {
  * screen, people, chat, settings, leave; hosts: end meeting), the people and chat panels and, for hosts,
  * the waiting list. It renders what the session reports and sends what the user does.
  */
-export function roomView(session: RoomSession, hooks: RoomViewHooks): HTMLElement {
+export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const state = (): RoomState => session.state!;
   const tiles = new Map<string, Tile>();
   const screenTiles = new Map<string, Tile>();
@@ -488,7 +497,9 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): HTMLElemen
     for (const peer of s.peers) peerTile(peer, false);
     mediaTools.hidden = !s.canSendMedia;
     // Phones' browsers cannot capture the screen.
-    shareBtn.hidden = typeof navigator.mediaDevices?.getDisplayMedia !== 'function';
+    shareBtn.hidden = typeof navigator.mediaDevices?.getDisplayMedia !== 'function' || hooks.features?.screenshare === false;
+    chatBtn.hidden = hooks.features?.chat === false;
+    peopleBtn.hidden = hooks.features?.participants === false;
     endBtn.hidden = s.self.role !== 'host';
     settingsBtn.hidden = !s.canSendMedia;
     for (const m of s.chat) addChat(m);
@@ -623,5 +634,10 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): HTMLElemen
   });
 
   if (session.state) renderAll(session.state);
-  return root;
+  return {
+    el: root,
+    toggleChat: () => {
+      if (hooks.features?.chat !== false) togglePanel('chat');
+    },
+  };
 }

@@ -39,6 +39,20 @@ export function unavailableScreen(reason: UnavailableReason): HTMLElement {
   return el;
 }
 
+const EMBED_REFUSED: Record<'token_invalid' | 'token_expired' | 'origin_not_allowed', { title: string; text: string }> = {
+  token_invalid: { title: 'This meeting link is not valid', text: 'Reload the page; if that does not help, tell the site’s owner.' },
+  token_expired: { title: 'This meeting link has expired', text: 'Reload the page to get a new one.' },
+  origin_not_allowed: { title: 'This site may not show the meeting', text: 'The organiser has not allowed this site to embed it.' },
+};
+
+/** Why the embedded room refused this page (a bad or expired embed token, or a parent site not on the meeting's list). */
+export function embedRefusedScreen(reason: keyof typeof EMBED_REFUSED): HTMLElement {
+  const m = EMBED_REFUSED[reason];
+  const el = card('unavailable', m.title, m.text);
+  el.dataset.reason = reason;
+  return el;
+}
+
 /** The waiting room, until a host admits or turns the guest away. */
 export function waitingScreen(title: string, onLeave: () => void): HTMLElement {
   return h(

@@ -1,0 +1,171 @@
+import type { Principal } from '../identity/identity.service';
+import type { MeetingRow } from '../meetings/meetings.repo';
+import type { MeetingsService } from '../meetings/meetings.service';
+import { isoAt, type Clock } from '../shared/clock';
+import { AppError } from '../shared/errors';
+import { browserOrigin, embedOriginAllowed, frameAncestors, normalizeEmbedOrigin } from './embed-origins';
+import type { EmbedRepo } from './embed.repo';
+import type { CreateEmbedTokenInput, EmbedOriginsInput } from './embed.schemas';
+import { EMBED_TOKEN_LIMITS, featureSet, type EmbedFeatureSet, type EmbedTokens } from './embed-tokens';
+
+/** The answer of POST /embed/tokens. */
+export interface EmbedTokenRecord {
+  token: string;
+  expires_at: string;
+  embed_url: string;
+  embeddable: boolean;
+}
+
+/** Why the embedded room shows an error instead of the pre-join screen (the `error` event's reason). */
+export type EmbedPageError = 'not_found' | 'ended' | 'cancelled' | 'token_invalid' | 'token_expired' | 'origin_not_allowed';
+
+/** What the embed page is told, as JSON in a meta tag (nothing secret: the token is in its own URL already). */
+export interface EmbedPageConfig {
+  code: string | null;
+  /** The embed token when the page was opened with one; the page asks for its room credential with it. */
+  token: string | null;
+  /** The guest name: fixed by a token, a suggestion with a bare code. */
+  name: string | null;
+  nameFixed: boolean;
+  features: EmbedFeatureSet;
+  /** The one origin events are posted to and commands are accepted from; null: post nothing. */
+  parentOrigin: string | null;
+  error: EmbedPageError | null;
+}
+
+/** How to answer a request for the embed page: status, the frame-ancestors directive and the page's config. */
+export interface EmbedPage {
+  status: number;
+  frameAncestors: string;
+  config: EmbedPageConfig;
+}
+
+/** What the embed page request carries besides the token or code. */
+export interface EmbedPageRequest {
+  /** The parent origin the SDK declared (`?origin=`), else the Referer's origin. */
+  parentOrigin: string | null;
+  /** Features switched off in the URL (bare-code embeds only; a token fixes its own). */
+  features?: Partial<EmbedFeatureSet>;
+  name?: string;
+}
+
+/** Embedding: each meeting's allowed parent origins, embed tokens, and what the embed page may show to whom. */
+export class EmbedService {
+  constructor(
+    private readonly repo: EmbedRepo,
+    private readonly meetings: MeetingsService,
+    private readonly tokens: EmbedTokens,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** The meeting's allowed parent origins. */
+  origins(principal: Principal, meetingIdOrCode: string): EmbedOriginsInput {
+    return { origins: this.repo.origins(this.meetings.find(principal, meetingIdOrCode).id) };
+  }
+
+  /** Replaces the meeting's list after checking every entry (one bad entry: 400, nothing changed). */
+  replaceOrigins(principal: Principal, meetingIdOrCode: string, input: EmbedOriginsInput): EmbedOriginsInput {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    const origins: string[] = [];
+    const errors: { param: string; message: string }[] = [];
+    input.origins.forEach((entry, index) => {
+      const normalized = normalizeEmbedOrigin(entry);
+      if ('error' in normalized) errors.push({ param: `origins[${index}]`, message: normalized.error });
+      else if (!origins.includes(normalized.origin)) origins.push(normalized.origin);
+    });
+    if (errors.length > 0) throw AppError.invalid(errors);
+    this.repo.replace(meeting.id, origins, isoAt(this.clock.now()));
+    return { origins };
+  }
+
+  /** A token that lets a browser join the meeting as the named guest, from an allowed parent page, until it expires. */
+  issueToken(principal: Principal, input: CreateEmbedTokenInput): EmbedTokenRecord {
+    const meeting = this.meetings.find(principal, input.meeting);
+    assertOpen(meeting);
+    const ttlSeconds = input.ttl_seconds ?? EMBED_TOKEN_LIMITS.defaultTtlSeconds;
+    const expiresAt = Math.floor(this.clock.now() / 1000) * 1000 + ttlSeconds * 1000;
+    const token = this.tokens.sign({ meetingId: meeting.id, name: input.name.trim(), features: featureSet(input.features), expiresAt });
+    return {
+      token,
+      expires_at: isoAt(expiresAt),
+      embed_url: `${this.baseUrl}/${input.locale ?? 'en'}/embed/${token}`,
+      embeddable: this.repo.origins(meeting.id).length > 0,
+    };
+  }
+
+  /** The embed page for a token: a tampered or foreign token gets a page nobody can frame; an expired one says so in the frame. */
+  pageForToken(token: string, request: EmbedPageRequest): EmbedPage {
+    let inspected: ReturnType<EmbedTokens['inspect']>;
+    try {
+      inspected = this.tokens.inspect(token);
+    } catch {
+      return { status: 401, frameAncestors: "'none'", config: { ...NO_ROOM, error: 'token_invalid' } };
+    }
+    const { grant, expired } = inspected;
+    const meeting = this.meetings.findAnywhere(grant.meetingId);
+    const allowed = this.repo.origins(meeting.id);
+    const config: EmbedPageConfig = {
+      code: meeting.code,
+      token,
+      name: grant.name,
+      nameFixed: true,
+      features: grant.features,
+      parentOrigin: allowedParent(request.parentOrigin, allowed),
+      error: expired ? 'token_expired' : unavailability(meeting),
+    };
+    return this.page(allowed, config, expired ? 401 : 200);
+  }
+
+  /** The embed page for a bare meeting code: the guest types a name (or has one suggested). */
+  pageForCode(code: string, request: EmbedPageRequest): EmbedPage {
+    let meeting: MeetingRow;
+    try {
+      meeting = this.meetings.findByCode(code);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+      // No meeting, nothing to protect (GET /rooms/v1/{code} says as much): any page may show the error.
+      const parentOrigin = request.parentOrigin && browserOrigin(request.parentOrigin) ? request.parentOrigin : null;
+      return { status: 404, frameAncestors: '*', config: { ...NO_ROOM, parentOrigin, error: 'not_found' } };
+    }
+    const allowed = this.repo.origins(meeting.id);
+    const config: EmbedPageConfig = {
+      code: meeting.code,
+      token: null,
+      name: request.name ?? null,
+      nameFixed: false,
+      features: featureSet(request.features),
+      parentOrigin: allowedParent(request.parentOrigin, allowed),
+      error: unavailability(meeting),
+    };
+    return this.page(allowed, config, 200);
+  }
+
+  private page(allowed: string[], config: EmbedPageConfig, status: number): EmbedPage {
+    if (!config.error && !config.parentOrigin) config.error = 'origin_not_allowed';
+    return { status, frameAncestors: frameAncestors(allowed), config };
+  }
+}
+
+const NO_ROOM: EmbedPageConfig = {
+  code: null,
+  token: null,
+  name: null,
+  nameFixed: false,
+  features: featureSet(undefined),
+  parentOrigin: null,
+  error: null,
+};
+
+function allowedParent(origin: string | null, allowed: string[]): string | null {
+  return origin && embedOriginAllowed(origin, allowed) ? origin : null;
+}
+
+function unavailability(meeting: MeetingRow): EmbedPageError | null {
+  return meeting.status === 'ended' || meeting.status === 'cancelled' ? meeting.status : null;
+}
+
+function assertOpen(meeting: MeetingRow): void {
+  const reason = unavailability(meeting);
+  if (reason) throw new AppError('meeting_unavailable', `Meeting ${meeting.code} is ${reason}; nobody can join it`, { reason });
+}
