@@ -2,6 +2,7 @@ import './styles.css';
 import { installDebugHandle, type DebugSource } from './debug-handle';
 import { mount } from './dom';
 import { CredentialError, fetchRoomInfo } from './http-api';
+import { pickLocale, setLocale, t } from './i18n';
 import type { RoomInfo } from './protocol';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
@@ -59,7 +60,7 @@ async function run(): Promise<void> {
   const looked = code ? await fetchRoomInfo(code) : ({ ok: false, reason: 'not_found' } as const);
   if (!looked.ok) return show(unavailableScreen(looked.reason));
   const info: RoomInfo = looked.info;
-  document.title = `${info.title} · svc`;
+  document.title = t('page.meetingTitle', { title: info.title });
   // Webinar attendees (anyone but a host) watch and chat; the server decides, the page only skips the preview.
   const withMedia = info.kind === 'meeting' || Boolean(host);
 
@@ -102,8 +103,9 @@ async function run(): Promise<void> {
         show(unavailableScreen(err.failure.reason));
         return null;
       }
-      if (err instanceof CredentialError) return err.failure.kind === 'network' ? `Could not join: ${err.failure.message}` : err.message;
-      return `Could not join: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof CredentialError)
+        return err.failure.kind === 'network' ? t('prejoin.joinFailed', { error: err.failure.message }) : err.message;
+      return t('prejoin.joinFailed', { error: err instanceof Error ? err.message : String(err) });
     }
   };
 
@@ -111,10 +113,12 @@ async function run(): Promise<void> {
   document.getElementById('display-name')?.focus();
 }
 
+setLocale(pickLocale(location, navigator.languages));
+document.title = t('page.title');
 run().catch((err) => {
   const el = document.createElement('p');
   el.className = 'fatal';
   el.setAttribute('role', 'alert');
-  el.textContent = `The meeting page could not load: ${err instanceof Error ? err.message : String(err)}`;
+  el.textContent = t('page.loadFailed', { error: err instanceof Error ? err.message : String(err) });
   mount(el);
 });
