@@ -6,6 +6,7 @@ import { pickLocale, setLocale, t } from './i18n';
 import type { RoomInfo } from './protocol';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
+import { applyTheme, pickTheme } from './theme';
 import { prejoinScreen, type JoinChoice } from './ui/prejoin';
 import { roomView } from './ui/room-view';
 import { endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
@@ -114,6 +115,7 @@ async function run(): Promise<void> {
 }
 
 setLocale(pickLocale(location, navigator.languages));
+applyTheme(pickTheme());
 document.title = t('page.title');
 run().catch((err) => {
   const el = document.createElement('p');
