@@ -115,6 +115,7 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     const { page, room } = await openHost(origin('localhost'), await tokenUrl(meeting.code, { features: { participants: false } }));
     await waitForEvent(page, 'ready');
     // The token fixes the name: there is no name field, only Join.
+    await room().getByText('You join as Ann from Acme.').waitFor();
     expect(await room().getByLabel('Your name').count()).toBe(0);
     await room().getByRole('button', { name: 'Join', exact: true }).click();
     const joined = await waitForEvent(page, 'joined');
@@ -209,8 +210,10 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
 
   it('reports the meeting errors: not found, ended and cancelled', async () => {
     const serviceBase = svc.url;
-    const unknown = await openHost(origin('localhost'), `${serviceBase}/en/embed/m/zzz-zzzz-zzz`);
+    // The locale in the path picks the room's language.
+    const unknown = await openHost(origin('localhost'), `${serviceBase}/de/embed/m/zzz-zzzz-zzz`);
     expect(await waitForEvent(unknown.page, 'error')).toMatchObject({ reason: 'not_found', message: expect.any(String) });
+    await unknown.room().getByText('Diesen Meeting-Link gibt es nicht').waitFor();
 
     const cancelled = await meetingWithOrigins([origin('localhost')], { scheduled_at: '2031-03-01T10:00:00Z' });
     await api('DELETE', `/meetings/${cancelled.id}`);

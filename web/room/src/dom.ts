@@ -1,3 +1,5 @@
+import { formatLocales } from './i18n';
+
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -38,7 +40,7 @@ export function hueOf(text: string): number {
   return hash % 360;
 }
 
-/** "14:05" in the viewer's locale. */
+/** "14:05" as the page's language writes it. */
 export function clockTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return new Date(iso).toLocaleTimeString(formatLocales(), { hour: '2-digit', minute: '2-digit' });
 }

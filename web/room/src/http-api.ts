@@ -1,3 +1,4 @@
+import { t } from './i18n';
 import type { CredentialRequest, JoinCredential, RoomInfo, UnavailableReason } from './protocol';
 
 /** Why the service would not give a credential, in the terms the page shows. */
@@ -25,7 +26,7 @@ interface Problem {
 export async function fetchRoomInfo(code: string): Promise<{ ok: true; info: RoomInfo } | { ok: false; reason: UnavailableReason }> {
   const res = await fetch(`/rooms/v1/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' } });
   if (res.status === 404) return { ok: false, reason: 'not_found' };
-  if (!res.ok) throw new Error(`GET /rooms/v1/${code} answered ${res.status}`);
+  if (!res.ok) throw new Error(t('error.serviceAnswered', { status: res.status }));
   const info = (await res.json()) as RoomInfo;
   if (!info.available) return { ok: false, reason: info.unavailable_reason ?? 'ended' };
   return { ok: true, info };
@@ -50,15 +51,19 @@ export async function requestCredential(code: string, body: CredentialRequest): 
     throw new CredentialError({ kind: 'unavailable', reason: problem.reason === 'cancelled' ? 'cancelled' : 'ended' });
   }
   if (res.status === 401) {
-    throw new CredentialError({ kind: 'unauthorized', message: 'This link is not valid any more. Ask the organiser for a new one.' });
+    throw new CredentialError({ kind: 'unauthorized', message: t('error.linkInvalid') });
   }
   if (res.status === 400) {
     const first = problem.errors?.[0];
     throw new CredentialError({
       kind: 'invalid',
-      message: first ? `${first.param === 'name' ? 'Name' : first.param}: ${first.message}` : (problem.detail ?? 'Invalid request'),
+      message: first
+        ? first.param === 'name'
+          ? t('error.invalidName', { message: first.message })
+          : t('error.invalidField', { field: first.param, message: first.message })
+        : (problem.detail ?? t('error.invalidRequest')),
       field: first?.param ?? null,
     });
   }
-  throw new CredentialError({ kind: 'network', message: problem.detail ?? `The service answered ${res.status}` });
+  throw new CredentialError({ kind: 'network', message: problem.detail ?? t('error.serviceAnswered', { status: res.status }) });
 }

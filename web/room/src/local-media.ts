@@ -1,3 +1,5 @@
+import { t } from './i18n';
+
 /** The capture devices the browser lists, by kind. */
 export interface DeviceLists {
   cameras: MediaDeviceInfo[];
@@ -42,13 +44,13 @@ export async function openScreen(): Promise<MediaStreamTrack | null> {
   }
 }
 
-/** A short sentence for a getUserMedia failure. */
-export function describeMediaError(err: unknown, what: 'camera' | 'microphone' | 'camera and microphone'): string {
+/** A short sentence for a getUserMedia failure of the camera, the microphone or both. */
+export function describeMediaError(err: unknown, what: 'camera' | 'microphone' | 'both'): string {
   const name = err instanceof DOMException ? err.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return `The browser blocked the ${what}. You can still join and listen.`;
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return `No ${what} found.`;
-  if (name === 'NotReadableError') return `The ${what} is in use by another application.`;
-  return `Could not start the ${what}.`;
+  if (name === 'NotAllowedError' || name === 'SecurityError') return t(`mediaError.blocked.${what}`);
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return t(`mediaError.notFound.${what}`);
+  if (name === 'NotReadableError') return t(`mediaError.inUse.${what}`);
+  return t(`mediaError.failed.${what}`);
 }
 
 /** A live microphone level (0..1) for the level meter; `stop` releases the audio graph. */

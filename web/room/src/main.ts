@@ -4,9 +4,11 @@ import { mount } from './dom';
 import { EmbedBridge } from './embed-bridge';
 import { readEmbedConfig, type EmbedErrorReason } from './embed-protocol';
 import { CredentialError, fetchRoomInfo } from './http-api';
+import { pickLocale, setLocale, t } from './i18n';
 import type { CredentialRequest, RoomInfo } from './protocol';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
+import { applyTheme, pickTheme } from './theme';
 import { prejoinScreen, type JoinChoice } from './ui/prejoin';
 import { roomView, type RoomView } from './ui/room-view';
 import { embedRefusedScreen, endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
@@ -88,9 +90,7 @@ async function run(): Promise<void> {
         },
         leave: () => void current.session?.leave(),
         toggleChat: () => current.view?.toggleChat(),
-        setTheme: (theme) => {
-          document.documentElement.dataset.theme = theme;
-        },
+        setTheme: applyTheme,
       })
     : null;
   bridge?.forward(events);
@@ -99,7 +99,7 @@ async function run(): Promise<void> {
   const looked = code ? await fetchRoomInfo(code) : ({ ok: false, reason: 'not_found' } as const);
   if (!looked.ok) return refuse(looked.reason, bridge);
   const info: RoomInfo = looked.info;
-  document.title = `${info.title} · svc`;
+  document.title = t('page.meetingTitle', { title: info.title });
   // Webinar attendees (anyone but a host) watch and chat; the server decides, the page only skips the preview.
   const withMedia = info.kind === 'meeting' || Boolean(host);
 
@@ -152,8 +152,9 @@ async function run(): Promise<void> {
         refuse('token_expired', bridge);
         return null;
       }
-      if (err instanceof CredentialError) return err.failure.kind === 'network' ? `Could not join: ${err.failure.message}` : err.message;
-      return `Could not join: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof CredentialError)
+        return err.failure.kind === 'network' ? t('prejoin.joinFailed', { error: err.failure.message }) : err.message;
+      return t('prejoin.joinFailed', { error: err instanceof Error ? err.message : String(err) });
     }
   };
 
@@ -176,10 +177,13 @@ function unmuteAsAskedBeforeJoin(session: RoomSession, mutedBeforeJoin: Partial<
   if (mutedBeforeJoin.video === false && !session.isOn('camera')) void session.setCamera(true).catch(() => undefined);
 }
 
+setLocale(pickLocale(location, navigator.languages));
+applyTheme(pickTheme());
+document.title = t('page.title');
 run().catch((err) => {
   const el = document.createElement('p');
   el.className = 'fatal';
   el.setAttribute('role', 'alert');
-  el.textContent = `The meeting page could not load: ${err instanceof Error ? err.message : String(err)}`;
+  el.textContent = t('page.loadFailed', { error: err instanceof Error ? err.message : String(err) });
   mount(el);
 });

@@ -1,6 +1,7 @@
 import { Device, type types } from 'mediasoup-client';
 import { Emitter } from './emitter';
 import { CredentialError, requestCredential } from './http-api';
+import { t } from './i18n';
 import { openCamera, openMicrophone } from './local-media';
 import type {
   ChatMessage,
@@ -392,7 +393,8 @@ export class RoomSession {
         if (this.tracks[source] && epoch === this.epoch) await this.produce(source, epoch);
       }
     } catch (err) {
-      if (epoch === this.epoch && this.phase === 'joined') this.events.emit('notice', { message: `Media setup failed: ${String(err)}` });
+      if (epoch === this.epoch && this.phase === 'joined')
+        this.events.emit('notice', { message: t('error.mediaSetup', { error: String(err) }) });
     }
   }
 
@@ -547,7 +549,7 @@ export class RoomSession {
       if (transport.closed) return;
       // eslint-disable-next-line no-console -- a real failure, worth the browser console
       console.warn('consume failed', options, err);
-      this.events.emit('notice', { message: `Could not receive ${options.source}: ${String(err)}` });
+      this.events.emit('notice', { message: t(`error.receive.${options.source}`, { error: String(err) }) });
       return;
     }
     if (transport.closed) return;
@@ -600,7 +602,7 @@ export class RoomSession {
           return;
         }
         if (Date.now() > giveUpAt) {
-          this.finish({ kind: 'error', message: 'The connection to the meeting was lost.' });
+          this.finish({ kind: 'error', message: t('error.connectionLost') });
           return;
         }
       }

@@ -1,3 +1,4 @@
+import { t } from './i18n';
 import type { RoomError, RoomMethod, RoomMethods, RoomNotification, ServerNotificationFrame, ServerResponse } from './protocol';
 
 /** A request the service answered with an error. */
@@ -46,7 +47,7 @@ export class RoomSocket {
       const ws = new WebSocket(url);
       const timer = window.setTimeout(() => {
         ws.close();
-        reject(new Error('The connection timed out'));
+        reject(new Error(t('error.connectTimeout')));
       }, timeoutMs);
       ws.addEventListener('open', () => {
         clearTimeout(timer);
@@ -54,7 +55,7 @@ export class RoomSocket {
       });
       ws.addEventListener('error', () => {
         clearTimeout(timer);
-        reject(new Error('Could not connect'));
+        reject(new Error(t('error.connectFailed')));
       });
     });
   }

@@ -1,4 +1,5 @@
 import { h, hueOf, initials } from '../dom';
+import { t } from '../i18n';
 import { describeMediaError, levelMeter, listDevices, openCamera, openMicrophone } from '../local-media';
 import { ROOM_LIMITS, type RoomInfo } from '../protocol';
 import { icon } from './icons';
@@ -18,7 +19,7 @@ export interface PrejoinOptions {
   name: string;
   /** False for webinar attendees: no preview, no devices. */
   withMedia: boolean;
-  /** Registrants' names are fixed by their registration: no name field. */
+  /** Registrants' and embed tokens' names are fixed: no name field (the hint names `name` when known). */
   nameFixed: boolean;
   /** Resolves with an error message to show, or null once the page moved on. */
   onJoin(choice: JoinChoice): Promise<string | null>;
@@ -36,7 +37,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
   const video = h('video', { class: 'preview-video mirrored', autoplay: true, playsinline: true, muted: true });
   video.muted = true;
   const avatar = h('div', { class: 'avatar large', 'aria-hidden': 'true' }, initials(opts.name || '?'));
-  const previewNote = h('p', { class: 'preview-note' }, 'Camera is off');
+  const previewNote = h('p', { class: 'preview-note' }, t('prejoin.cameraOff'));
   const level = h('div', { class: 'level', 'aria-hidden': 'true' }, h('span', { class: 'level-bar' }));
   const camButton = h('button', { type: 'button', class: 'round-btn', 'data-testid': 'prejoin-camera' });
   const micButton = h('button', { type: 'button', class: 'round-btn', 'data-testid': 'prejoin-microphone' });
@@ -52,7 +53,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     'data-testid': 'name-input',
     value: opts.name,
   });
-  const joinButton = h('button', { type: 'submit', class: 'btn primary wide', 'data-testid': 'join' }, 'Join');
+  const joinButton = h('button', { type: 'submit', class: 'btn primary wide', 'data-testid': 'join' }, t('prejoin.join'));
   const formError = h('p', { class: 'error', role: 'alert', id: 'join-error' });
 
   const render = () => {
@@ -63,11 +64,11 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     avatar.textContent = initials(nameInput.value || '?');
     avatar.style.setProperty('--hue', String(hueOf(nameInput.value || '?')));
     camButton.replaceChildren(icon(cameraOn ? 'cam' : 'camOff'));
-    camButton.setAttribute('aria-label', cameraOn ? 'Turn camera off' : 'Turn camera on');
+    camButton.setAttribute('aria-label', t(cameraOn ? 'device.turnCameraOff' : 'device.turnCameraOn'));
     camButton.setAttribute('aria-pressed', String(!cameraOn));
     camButton.classList.toggle('off', !cameraOn);
     micButton.replaceChildren(icon(micOn ? 'mic' : 'micOff'));
-    micButton.setAttribute('aria-label', micOn ? 'Turn microphone off' : 'Turn microphone on');
+    micButton.setAttribute('aria-label', t(micOn ? 'device.turnMicrophoneOff' : 'device.turnMicrophoneOn'));
     micButton.setAttribute('aria-pressed', String(!micOn));
     micButton.classList.toggle('off', !micOn);
     level.hidden = !(microphone && micOn);
@@ -91,22 +92,30 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     render();
   };
 
-  const fillSelect = (select: HTMLSelectElement, devices: MediaDeviceInfo[], current: MediaStreamTrack | null, noun: string) => {
+  const fillSelect = (
+    select: HTMLSelectElement,
+    devices: MediaDeviceInfo[],
+    current: MediaStreamTrack | null,
+    kind: 'camera' | 'microphone',
+  ) => {
     const currentId = current?.getSettings().deviceId;
     select.replaceChildren(
-      ...devices.map((d, i) => h('option', { value: d.deviceId, selected: d.deviceId === currentId }, d.label || `${noun} ${i + 1}`)),
+      ...devices.map((d, i) =>
+        h('option', { value: d.deviceId, selected: d.deviceId === currentId }, d.label || t(`device.${kind}Number`, { number: i + 1 })),
+      ),
     );
     // Without a label the browser has not allowed access: there is nothing to choose from yet.
     const usable = devices.some((d) => d.label);
     select.disabled = !usable;
-    if (!devices.length) select.replaceChildren(h('option', { value: '' }, `No ${noun.toLowerCase()} found`));
-    else if (!usable) select.replaceChildren(h('option', { value: '' }, `${noun} not available`));
+    if (!devices.length)
+      select.replaceChildren(h('option', { value: '' }, t(kind === 'camera' ? 'device.noCamera' : 'device.noMicrophone')));
+    else if (!usable) select.replaceChildren(h('option', { value: '' }, t(`device.${kind}Unavailable`)));
   };
 
   const refreshDevices = async () => {
     const { cameras, microphones } = await listDevices();
-    fillSelect(cameraSelect, cameras, camera, 'Camera');
-    fillSelect(micSelect, microphones, microphone, 'Microphone');
+    fillSelect(cameraSelect, cameras, camera, 'camera');
+    fillSelect(micSelect, microphones, microphone, 'microphone');
   };
 
   const start = async () => {
@@ -124,7 +133,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
       setMicrophone(mic.status === 'fulfilled' ? mic.value : null);
       if (cam.status === 'rejected' && mic.status === 'rejected') {
         cameraOn = micOn = false;
-        mediaError.textContent = describeMediaError(cam.reason, 'camera and microphone');
+        mediaError.textContent = describeMediaError(cam.reason, 'both');
       } else if (cam.status === 'rejected') {
         cameraOn = false;
         mediaError.textContent = describeMediaError(cam.reason, 'camera');
@@ -190,16 +199,16 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
   const form = h(
     'form',
     { class: 'prejoin-form', 'aria-describedby': 'join-error', novalidate: true },
-    h('p', { class: 'eyebrow' }, opts.info.kind === 'webinar' ? 'Webinar' : 'Ready to join?'),
+    h('p', { class: 'eyebrow' }, t(opts.info.kind === 'webinar' ? 'prejoin.eyebrowWebinar' : 'prejoin.eyebrow')),
     h('h1', { class: 'meeting-title', 'data-testid': 'meeting-title' }, opts.info.title),
-    opts.info.waiting_room ? h('p', { class: 'hint' }, 'A host will let you in.') : null,
+    opts.info.waiting_room ? h('p', { class: 'hint' }, t('prejoin.waitingRoom')) : null,
     opts.nameFixed
-      ? h('p', { class: 'hint' }, 'You join with the name you registered with.')
-      : h('label', { for: 'display-name' }, 'Your name'),
+      ? h('p', { class: 'hint' }, opts.name ? t('prejoin.joinAs', { name: opts.name }) : t('prejoin.nameFixed'))
+      : h('label', { for: 'display-name' }, t('prejoin.yourName')),
     opts.nameFixed ? null : nameInput,
-    opts.withMedia ? h('label', { for: 'camera-select' }, 'Camera') : null,
+    opts.withMedia ? h('label', { for: 'camera-select' }, t('device.camera')) : null,
     opts.withMedia ? cameraSelect : null,
-    opts.withMedia ? h('label', { for: 'microphone-select' }, 'Microphone') : null,
+    opts.withMedia ? h('label', { for: 'microphone-select' }, t('device.microphone')) : null,
     opts.withMedia ? micSelect : null,
     mediaError,
     joinButton,
@@ -209,13 +218,13 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     ev.preventDefault();
     const name = nameInput.value.trim().replace(/\s+/g, ' ');
     if (!name && !opts.nameFixed) {
-      formError.textContent = 'Enter your name so others know who you are.';
+      formError.textContent = t('prejoin.nameRequired');
       nameInput.setAttribute('aria-invalid', 'true');
       nameInput.focus();
       return;
     }
     joinButton.disabled = true;
-    joinButton.textContent = 'Joining…';
+    joinButton.textContent = t('prejoin.joining');
     await devicesReady.catch(() => undefined);
     handedOver = true;
     meter?.stop();
@@ -238,7 +247,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     setMicrophone(choice.microphone);
     formError.textContent = error;
     joinButton.disabled = false;
-    joinButton.textContent = 'Join';
+    joinButton.textContent = t('prejoin.join');
     render();
   });
 

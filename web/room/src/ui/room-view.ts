@@ -1,4 +1,5 @@
 import { clockTime, h, hueOf, initials } from '../dom';
+import { t } from '../i18n';
 import { listDevices, openScreen } from '../local-media';
 import type { EmbedFeatures } from '../embed-protocol';
 import { ROOM_LIMITS, type ChatMessage, type MediaSource, type PeerInfo, type RoomState, type WaitingPeer } from '../protocol';
@@ -63,24 +64,19 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
 
   // Header
   const countEl = h('span', { 'data-testid': 'participant-count', class: 'count' });
-  const recBadge = h('span', { class: 'rec-badge', hidden: true, role: 'status' }, icon('rec'), 'Recording');
+  const recBadge = h('span', { class: 'rec-badge', hidden: true, role: 'status' }, icon('rec'), t('room.recording'));
   const banner = h('div', { class: 'banner', role: 'status', hidden: true, 'data-testid': 'reconnecting' });
   const titleEl = h('h1', { class: 'room-title' });
-  const countPill = h(
-    'span',
-    { class: 'count-pill', title: 'Participants' },
-    icon('people'),
-    countEl,
-    h('span', { class: 'sr-only' }, ' participants'),
-  );
+  const countSr = h('span', { class: 'sr-only' });
+  const countPill = h('span', { class: 'count-pill', title: t('room.participants') }, icon('people'), countEl, countSr);
   const header = h('header', { class: 'topbar' }, titleEl, recBadge, h('span', { class: 'spacer' }), countPill);
 
   // Stage
   const screenArea = h('div', { class: 'screen-area' });
   const grid = h('div', { class: 'grid-area' });
-  const emptyStage = h('p', { class: 'empty-stage', hidden: true }, 'The presenters’ video will appear here.');
+  const emptyStage = h('p', { class: 'empty-stage', hidden: true }, t('room.presentersVideo'));
   grid.append(emptyStage);
-  const stage = h('section', { class: 'stage', 'aria-label': 'Participants' }, screenArea, grid);
+  const stage = h('section', { class: 'stage', 'aria-label': t('room.participants') }, screenArea, grid);
   const audioBox = h('div', { class: 'audio-sinks', hidden: true });
 
   // Waiting list (hosts)
@@ -88,43 +84,43 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     class: 'waiting-list',
     'data-testid': 'waiting-list',
     hidden: true,
-    'aria-label': 'Waiting to join',
+    'aria-label': t('people.waitingToJoin'),
     'aria-live': 'polite',
   });
 
   // Panels
   const peopleList = h('ul', { class: 'people-list', 'data-testid': 'participant-list' });
-  const peopleHeading = h('h2', {}, 'People');
+  const peopleHeading = h('h2', {}, t('people.title'));
   const peoplePanel = h('section', { class: 'panel-body', 'aria-labelledby': 'people-heading' }, peopleHeading, peopleList);
   peopleHeading.id = 'people-heading';
 
   const chatList = h('ol', { class: 'chat-list', 'data-testid': 'chat-list', 'aria-live': 'polite' });
-  const chatEmpty = h('p', { class: 'muted chat-empty' }, 'Messages can be seen by everyone in the meeting and are kept with the meeting.');
+  const chatEmpty = h('p', { class: 'muted chat-empty' }, t('chat.empty'));
   const chatInput = h('textarea', {
     id: 'chat-input',
     'data-testid': 'chat-input',
     rows: 1,
     maxlength: ROOM_LIMITS.maxChatLength,
-    placeholder: 'Send a message to everyone',
+    placeholder: t('chat.placeholder'),
     'aria-describedby': 'chat-hint',
   });
   const chatSend = h(
     'button',
-    { type: 'submit', class: 'icon-btn', 'aria-label': 'Send message', 'data-testid': 'chat-send' },
+    { type: 'submit', class: 'icon-btn', 'aria-label': t('chat.send'), 'data-testid': 'chat-send' },
     icon('send'),
   );
   const chatForm = h(
     'form',
     { class: 'chat-form' },
-    h('label', { for: 'chat-input', class: 'sr-only' }, 'Message'),
+    h('label', { for: 'chat-input', class: 'sr-only' }, t('chat.message')),
     chatInput,
     chatSend,
-    h('span', { id: 'chat-hint', class: 'sr-only' }, 'Enter sends, Shift+Enter starts a new line.'),
+    h('span', { id: 'chat-hint', class: 'sr-only' }, t('chat.hint')),
   );
   const chatPanel = h(
     'section',
     { class: 'panel-body chat', 'aria-labelledby': 'chat-heading' },
-    h('h2', { id: 'chat-heading' }, 'Chat'),
+    h('h2', { id: 'chat-heading' }, t('chat.title')),
     chatEmpty,
     chatList,
     chatForm,
@@ -135,14 +131,14 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const settingsPanel = h(
     'section',
     { class: 'panel-body', 'aria-labelledby': 'settings-heading' },
-    h('h2', { id: 'settings-heading' }, 'Settings'),
-    h('label', { for: 'room-camera-select' }, 'Camera'),
+    h('h2', { id: 'settings-heading' }, t('room.settings')),
+    h('label', { for: 'room-camera-select' }, t('device.camera')),
     cameraSelect,
-    h('label', { for: 'room-microphone-select' }, 'Microphone'),
+    h('label', { for: 'room-microphone-select' }, t('device.microphone')),
     micSelect,
   );
 
-  const panelClose = h('button', { type: 'button', class: 'icon-btn panel-close', 'aria-label': 'Close panel' }, icon('close'));
+  const panelClose = h('button', { type: 'button', class: 'icon-btn panel-close', 'aria-label': t('room.closePanel') }, icon('close'));
   const panelEl = h('aside', { class: 'panel', hidden: true, 'data-testid': 'panel' }, panelClose);
 
   // Toolbar
@@ -153,33 +149,33 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
       icon(iconName),
       h('span', { class: 'tool-label' }, label),
     );
-  const micBtn = toolButton('toggle-microphone', 'mic', 'Mute', () => void toggle('microphone'));
+  const micBtn = toolButton('toggle-microphone', 'mic', t('room.mute'), () => void toggle('microphone'));
   micBtn.setAttribute('aria-keyshortcuts', 'Control+D');
-  const camBtn = toolButton('toggle-camera', 'cam', 'Stop video', () => void toggle('camera'));
+  const camBtn = toolButton('toggle-camera', 'cam', t('room.stopVideo'), () => void toggle('camera'));
   camBtn.setAttribute('aria-keyshortcuts', 'Control+E');
-  const shareBtn = toolButton('toggle-screen', 'screen', 'Share screen', () => void toggleScreen());
-  const peopleBtn = toolButton('open-people', 'people', 'People', () => togglePanel('people'));
+  const shareBtn = toolButton('toggle-screen', 'screen', t('room.shareScreen'), () => void toggleScreen());
+  const peopleBtn = toolButton('open-people', 'people', t('people.title'), () => togglePanel('people'));
   const peopleBadge = h('span', { class: 'badge' });
   peopleBtn.append(peopleBadge);
-  const chatBtn = toolButton('open-chat', 'chat', 'Chat', () => togglePanel('chat'));
+  const chatBtn = toolButton('open-chat', 'chat', t('chat.title'), () => togglePanel('chat'));
   const chatBadge = h('span', { class: 'badge unread', hidden: true });
   chatBtn.append(chatBadge);
-  const settingsBtn = toolButton('open-settings', 'settings', 'Settings', () => togglePanel('settings'));
+  const settingsBtn = toolButton('open-settings', 'settings', t('room.settings'), () => togglePanel('settings'));
   const endBtn = h(
     'button',
     { type: 'button', class: 'btn danger-outline', 'data-testid': 'end-meeting', onclick: () => confirmEnd() },
-    'End meeting',
+    t('room.endMeeting'),
   );
   const leaveBtn = h(
     'button',
     { type: 'button', class: 'btn danger', 'data-testid': 'leave', onclick: () => void session.leave() },
     icon('leave'),
-    h('span', {}, 'Leave'),
+    h('span', {}, t('room.leave')),
   );
   const mediaTools = h('div', { class: 'tool-group' }, micBtn, camBtn, shareBtn);
   const toolbar = h(
     'footer',
-    { class: 'toolbar', role: 'toolbar', 'aria-label': 'Meeting controls' },
+    { class: 'toolbar', role: 'toolbar', 'aria-label': t('room.controls') },
     mediaTools,
     h('div', { class: 'tool-group' }, peopleBtn, chatBtn, settingsBtn),
     h('div', { class: 'tool-group end' }, endBtn, leaveBtn),
@@ -189,12 +185,12 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const confirmDialog = h(
     'dialog',
     { class: 'dialog', 'aria-labelledby': 'end-title', 'data-testid': 'end-dialog' },
-    h('h2', { id: 'end-title' }, 'End the meeting for everyone?'),
-    h('p', { class: 'muted' }, 'Everyone will be disconnected. The meeting cannot be restarted.'),
+    h('h2', { id: 'end-title' }, t('room.endTitle')),
+    h('p', { class: 'muted' }, t('room.endText')),
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'button', class: 'btn secondary', onclick: () => confirmDialog.close() }, 'Cancel'),
+      h('button', { type: 'button', class: 'btn secondary', onclick: () => confirmDialog.close() }, t('room.cancel')),
       h(
         'button',
         {
@@ -203,10 +199,10 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
           'data-testid': 'confirm-end-meeting',
           onclick: () => {
             confirmDialog.close();
-            session.endMeeting().catch((err) => toast(`Could not end the meeting: ${String(err)}`));
+            session.endMeeting().catch((err) => toast(t('error.endMeeting', { error: String(err) })));
           },
         },
-        'End meeting',
+        t('room.endMeeting'),
       ),
     ),
   );
@@ -238,7 +234,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
 
   function nameOf(peerId: string): string {
     if (peerId === session.selfId) return state().self.name;
-    return session.peers.get(peerId)?.name ?? 'Someone';
+    return session.peers.get(peerId)?.name ?? t('room.someone');
   }
 
   /** Webinars show only the hosts (the presenters); attendees are in the people list. */
@@ -295,8 +291,9 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     const count = state().participantCount;
     countEl.textContent = String(count);
     peopleBadge.textContent = String(count);
-    peopleBtn.setAttribute('aria-label', `People (${count})`);
-    peopleHeading.textContent = `People (${count})`;
+    countSr.textContent = t('room.participantCount', { count });
+    peopleBtn.setAttribute('aria-label', t('people.titleCount', { count }));
+    peopleHeading.textContent = t('people.titleCount', { count });
   }
 
   function renderPeople(): void {
@@ -314,10 +311,14 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
           h(
             'span',
             { class: 'person-name' },
-            self ? `${p.name} (You)` : p.name,
-            p.role === 'host' ? h('span', { class: 'role' }, 'Host') : null,
+            self ? t('room.nameYou', { name: p.name }) : p.name,
+            p.role === 'host' ? h('span', { class: 'role' }, t('room.host')) : null,
           ),
-          h('span', { class: 'mic-state', title: muted ? 'Microphone off' : 'Microphone on' }, icon(muted ? 'micOff' : 'mic')),
+          h(
+            'span',
+            { class: 'mic-state', title: t(muted ? 'device.microphoneOff' : 'device.microphoneOn') },
+            icon(muted ? 'micOff' : 'mic'),
+          ),
           isHost() && !self
             ? h(
                 'button',
@@ -325,11 +326,11 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
                   type: 'button',
                   class: 'btn small secondary',
                   'data-testid': 'remove',
-                  'aria-label': `Remove ${p.name}`,
+                  'aria-label': t('people.removeName', { name: p.name }),
                   onclick: () =>
-                    void session.hostAction('remove', p.id).catch((err) => toast(`Could not remove ${p.name}: ${String(err)}`)),
+                    void session.hostAction('remove', p.id).catch((err) => toast(t('error.remove', { name: p.name, error: String(err) }))),
                 },
-                'Remove',
+                t('people.remove'),
               )
             : null,
         );
@@ -340,7 +341,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   function renderWaiting(peers: WaitingPeer[]): void {
     waitingList.hidden = !isHost() || peers.length === 0;
     waitingList.replaceChildren(
-      h('h2', {}, peers.length === 1 ? 'Someone wants to join' : `${peers.length} people want to join`),
+      h('h2', {}, t('people.wantToJoin', { count: peers.length })),
       h(
         'ul',
         {},
@@ -355,10 +356,11 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
                 type: 'button',
                 class: 'btn small primary',
                 'data-testid': 'admit',
-                'aria-label': `Admit ${p.name}`,
-                onclick: () => void session.hostAction('admit', p.id).catch((err) => toast(`Could not admit ${p.name}: ${String(err)}`)),
+                'aria-label': t('people.admitName', { name: p.name }),
+                onclick: () =>
+                  void session.hostAction('admit', p.id).catch((err) => toast(t('error.admit', { name: p.name, error: String(err) }))),
               },
-              'Admit',
+              t('people.admit'),
             ),
             h(
               'button',
@@ -366,10 +368,11 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
                 type: 'button',
                 class: 'btn small secondary',
                 'data-testid': 'deny',
-                'aria-label': `Deny ${p.name}`,
-                onclick: () => void session.hostAction('deny', p.id).catch((err) => toast(`Could not deny ${p.name}: ${String(err)}`)),
+                'aria-label': t('people.denyName', { name: p.name }),
+                onclick: () =>
+                  void session.hostAction('deny', p.id).catch((err) => toast(t('error.deny', { name: p.name, error: String(err) }))),
               },
-              'Deny',
+              t('people.deny'),
             ),
           ),
         ),
@@ -389,7 +392,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
         h(
           'div',
           { class: 'chat-meta' },
-          h('span', { class: 'chat-sender' }, mine ? 'You' : message.sender_name),
+          h('span', { class: 'chat-sender' }, mine ? t('room.you') : message.sender_name),
           h('time', { datetime: message.sent_at }, clockTime(message.sent_at)),
         ),
         h('p', { class: 'chat-text' }, message.text),
@@ -400,7 +403,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
       unread++;
       chatBadge.hidden = false;
       chatBadge.textContent = String(unread);
-      chatBtn.setAttribute('aria-label', `Chat (${unread} unread)`);
+      chatBtn.setAttribute('aria-label', t('chat.unread', { count: unread }));
     }
   }
 
@@ -422,7 +425,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     } else if (panel === 'chat') {
       unread = 0;
       chatBadge.hidden = true;
-      chatBtn.setAttribute('aria-label', 'Chat');
+      chatBtn.setAttribute('aria-label', t('chat.title'));
       panelEl.append(chatPanel);
       chatList.scrollTop = chatList.scrollHeight;
       chatInput.focus();
@@ -435,32 +438,34 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
 
   async function fillDevices(): Promise<void> {
     const { cameras, microphones } = await listDevices();
-    const fill = (select: HTMLSelectElement, list: MediaDeviceInfo[], noun: string) => {
+    const fill = (select: HTMLSelectElement, list: MediaDeviceInfo[], kind: 'camera' | 'microphone') => {
       const current = select.value;
       select.replaceChildren(
-        ...list.map((d, i) => h('option', { value: d.deviceId, selected: d.deviceId === current }, d.label || `${noun} ${i + 1}`)),
+        ...list.map((d, i) =>
+          h('option', { value: d.deviceId, selected: d.deviceId === current }, d.label || t(`device.${kind}Number`, { number: i + 1 })),
+        ),
       );
       select.disabled = !canSend() || list.length === 0;
     };
-    fill(cameraSelect, cameras, 'Camera');
-    fill(micSelect, microphones, 'Microphone');
+    fill(cameraSelect, cameras, 'camera');
+    fill(micSelect, microphones, 'microphone');
   }
 
   function renderLocal(source: MediaSource): void {
     const on = session.isOn(source);
     if (source === 'microphone') {
-      micBtn.replaceChildren(icon(on ? 'mic' : 'micOff'), h('span', { class: 'tool-label' }, on ? 'Mute' : 'Unmute'));
+      micBtn.replaceChildren(icon(on ? 'mic' : 'micOff'), h('span', { class: 'tool-label' }, t(on ? 'room.mute' : 'room.unmute')));
       micBtn.setAttribute('aria-pressed', String(!on));
-      micBtn.setAttribute('aria-label', on ? 'Mute microphone' : 'Unmute microphone');
+      micBtn.setAttribute('aria-label', t(on ? 'room.muteMicrophone' : 'room.unmuteMicrophone'));
       micBtn.classList.toggle('off', !on);
       tiles.get(session.selfId!)?.setMicMuted(!on);
     } else if (source === 'camera') {
-      camBtn.replaceChildren(icon(on ? 'cam' : 'camOff'), h('span', { class: 'tool-label' }, on ? 'Stop video' : 'Start video'));
+      camBtn.replaceChildren(icon(on ? 'cam' : 'camOff'), h('span', { class: 'tool-label' }, t(on ? 'room.stopVideo' : 'room.startVideo')));
       camBtn.setAttribute('aria-pressed', String(!on));
-      camBtn.setAttribute('aria-label', on ? 'Turn camera off' : 'Turn camera on');
+      camBtn.setAttribute('aria-label', t(on ? 'device.turnCameraOff' : 'device.turnCameraOn'));
       camBtn.classList.toggle('off', !on);
     } else {
-      shareBtn.replaceChildren(icon('screen'), h('span', { class: 'tool-label' }, on ? 'Stop sharing' : 'Share screen'));
+      shareBtn.replaceChildren(icon('screen'), h('span', { class: 'tool-label' }, t(on ? 'room.stopSharing' : 'room.shareScreen')));
       shareBtn.setAttribute('aria-pressed', String(on));
       shareBtn.classList.toggle('active', on);
     }
@@ -472,7 +477,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
       if (source === 'microphone') await session.setMicrophone(on);
       else await session.setCamera(on);
     } catch (err) {
-      toast(`Could not turn the ${source} ${on ? 'on' : 'off'}: ${err instanceof Error ? err.message : String(err)}`);
+      toast(t(`error.${source}${on ? 'On' : 'Off'}`, { error: err instanceof Error ? err.message : String(err) }));
       renderLocal(source);
     }
   }
@@ -480,7 +485,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   async function toggleScreen(): Promise<void> {
     if (session.isOn('screen')) return session.stopScreen();
     const track = await openScreen().catch((err) => {
-      toast(`Could not share the screen: ${String(err)}`);
+      toast(t('error.shareScreen', { error: String(err) }));
       return null;
     });
     if (track) await session.startScreen(track);
@@ -488,7 +493,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
 
   function renderAll(s: RoomState): void {
     titleEl.textContent = s.meeting.title;
-    document.title = `${s.meeting.title} · svc`;
+    document.title = t('page.meetingTitle', { title: s.meeting.title });
     for (const t of tiles.values()) t.el.remove();
     tiles.clear();
     for (const t of screenTiles.values()) t.el.remove();
@@ -526,7 +531,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     chatInput.value = '';
     session.sendChat(text).then(addChat, (err) => {
       chatInput.value = text;
-      toast(`Message not sent: ${err instanceof Error ? err.message : String(err)}`);
+      toast(t('error.chatNotSent', { error: err instanceof Error ? err.message : String(err) }));
     });
   });
   panelClose.addEventListener('click', () => panel && togglePanel(panel));
@@ -545,13 +550,13 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   session.events.on('joined', ({ state: s }) => renderAll(s));
   session.events.on('phase', ({ phase }) => {
     banner.hidden = phase !== 'reconnecting';
-    banner.textContent = phase === 'reconnecting' ? 'Connection lost. Reconnecting…' : '';
+    banner.textContent = phase === 'reconnecting' ? t('room.reconnecting') : '';
     root.classList.toggle('reconnecting', phase === 'reconnecting');
     if (phase === 'ended') document.removeEventListener('keydown', onKey);
   });
   session.events.on('peerJoined', ({ peer }) => {
     peerTile(peer, false);
-    toast(`${peer.name} joined`);
+    toast(t('room.peerJoined', { name: peer.name }));
     if (panel === 'people') renderPeople();
     layout();
   });
@@ -562,7 +567,8 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   session.events.on('peerLeft', ({ peerId }) => {
     const tile = tiles.get(peerId);
     if (tile) {
-      toast(`${nameOf(peerId) === 'Someone' ? (tile.el.getAttribute('aria-label') ?? 'Someone') : nameOf(peerId)} left`);
+      const someone = t('room.someone');
+      toast(t('room.peerLeft', { name: nameOf(peerId) === someone ? (tile.el.getAttribute('aria-label') ?? someone) : nameOf(peerId) }));
       tile.el.remove();
       tiles.delete(peerId);
     }
@@ -574,7 +580,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   session.events.on('waiting', ({ peers }) => renderWaiting(peers));
   session.events.on('recording', ({ active }) => {
     recBadge.hidden = !active;
-    toast(active ? 'Recording started' : 'Recording stopped');
+    toast(t(active ? 'room.recordingStarted' : 'room.recordingStopped'));
   });
   session.events.on('chat', ({ message }) => addChat(message));
   session.events.on('notice', ({ message }) => toast(message));

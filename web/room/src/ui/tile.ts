@@ -1,4 +1,5 @@
 import { h, hueOf, initials } from '../dom';
+import { t } from '../i18n';
 import { icon } from './icons';
 
 /** One video tile: a person's camera (or their avatar when it is off) or a screen share, with a name label. */
@@ -21,7 +22,7 @@ export class Tile {
     this.video = h('video', { autoplay: true, playsinline: true, muted: true, class: isSelf && kind === 'camera' ? 'mirrored' : null });
     this.video.muted = true;
     this.avatar = h('div', { class: 'avatar', 'aria-hidden': 'true' });
-    this.micIcon = h('span', { class: 'mic-state', hidden: true, title: 'Microphone off' }, icon('micOff'));
+    this.micIcon = h('span', { class: 'mic-state', hidden: true, title: t('device.microphoneOff') }, icon('micOff'));
     this.label = h('span', { class: 'tile-name' });
     this.el = h(
       'figure',
@@ -47,7 +48,14 @@ export class Tile {
   /** Changes the shown name. */
   setName(name: string): void {
     this.name = name;
-    const text = this.kind === 'screen' ? `${this.isSelf ? 'You are' : `${name} is`} presenting` : this.isSelf ? `${name} (You)` : name;
+    const text =
+      this.kind === 'screen'
+        ? this.isSelf
+          ? t('room.youPresenting')
+          : t('room.peerPresenting', { name })
+        : this.isSelf
+          ? t('room.nameYou', { name })
+          : name;
     this.label.textContent = text;
     this.el.setAttribute('aria-label', text);
     this.avatar.textContent = initials(name);
