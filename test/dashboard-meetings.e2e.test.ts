@@ -116,4 +116,27 @@ describe('dashboard: meetings, in Chromium against the real service', () => {
     await page.getByRole('link', { name: 'Standup' }).waitFor();
     await waitFor(async () => (await rows.count()) === 1, 10_000);
   });
+
+  it('edits the sites allowed to embed a meeting, naming a bad entry, and offers the embed code', async () => {
+    const created = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Embeddable' });
+    await page.goto(`${svc.url}/meetings/${created.body.id}`);
+    const section = page.getByRole('region', { name: 'Embedding' });
+    const field = section.getByLabel('Sites allowed to embed this meeting, one origin per line');
+    await field.fill('https://app.example.com\nhttp://insecure.example.com');
+    await section.getByRole('button', { name: 'Save allowed sites' }).click();
+    await section.getByRole('alert').filter({ hasText: 'http://insecure.example.com:' }).waitFor();
+    expect((await call(svc.url, 'GET', `/api/v1/public/meetings/${created.body.id}/embed-origins`, key)).body.origins).toEqual([]);
+
+    await field.fill('HTTPS://App.Example.com\nhttps://*.example.org\n');
+    await section.getByRole('button', { name: 'Save allowed sites' }).click();
+    await section.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await field.inputValue()).toBe('https://app.example.com\nhttps://*.example.org');
+    expect((await call(svc.url, 'GET', `/api/v1/public/meetings/${created.body.id}/embed-origins`, key)).body.origins).toEqual([
+      'https://app.example.com',
+      'https://*.example.org',
+    ]);
+    await section.getByText('Embed code').click();
+    await section.getByText(`meetingCode: '${created.body.code}'`).waitFor();
+    await screenshot(page, 'dashboard-meeting-embedding');
+  });
 });
