@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { createMeeting, eventually, freePort, launchBrowser, pollUntil, roomServiceEnv, saveScreenshot } from './support/browser';
+import { startEmbedHost, type EmbedHost, type HostPageKind } from './support/embed-host';
 import { call, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(90_000);
@@ -45,6 +46,7 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
   let browser: Browser;
   let hosts: http.Server;
   let hostPort: number;
+  let sdkHost: EmbedHost;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -64,12 +66,14 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     });
     await new Promise<void>((resolve) => hosts.listen(0, '127.0.0.1', resolve));
     hostPort = (hosts.address() as AddressInfo).port;
+    sdkHost = await startEmbedHost();
     // *.localhost must reach the host server: Chromium resolves it to loopback, pinned here to IPv4.
     browser = await launchBrowser({ extraArgs: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
   });
   afterAll(async () => {
     await browser?.close();
     hosts?.close();
+    await sdkHost?.close();
     await svc?.stop();
   });
   afterEach(async () => {
@@ -147,6 +151,34 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     await send(page, { type: 'leave' });
     expect(await waitForEvent(page, 'left')).toMatchObject({ reason: 'left' });
   });
+
+  it.each<HostPageKind>(['script-tag', 'esm', 'react'])(
+    'works through the SDK as %s: ready, joined, mute -> media, leave -> left',
+    async (kind) => {
+      const meeting = await meetingWithOrigins([sdkHost.origin('localhost')]);
+      const { token } = await api('POST', '/embed/tokens', { meeting: meeting.code, name: `Guest via ${kind}` });
+      const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto(sdkHost.url('localhost', kind, { serviceUrl: svc.url, options: { joinToken: token, theme: 'light', locale: 'en' } }));
+      const sdkEvents = (): Promise<Message[]> => page.evaluate('window.__events') as Promise<Message[]>;
+      const sdkEvent = (type: string, match: (m: Message) => boolean = () => true) =>
+        pollUntil(`SDK event ${type}`, async () => (await sdkEvents()).find((m) => m.type === type && match(m)), 20_000);
+      await sdkEvent('ready');
+      const room = page.frameLocator('#meeting iframe');
+      await room.getByRole('button', { name: 'Join', exact: true }).click();
+      expect(await sdkEvent('joined')).toMatchObject({
+        participant: { name: `Guest via ${kind}`, role: 'guest' },
+        meeting: { code: meeting.code },
+      });
+      await sdkEvent('media', (m) => m.kind === 'audio' && m.on === true);
+      await page.evaluate('window.__meeting.mute()');
+      await sdkEvent('media', (m) => m.kind === 'audio' && m.on === false);
+      if (kind === 'react') await saveScreenshot(page, 'embed-sdk-react-light');
+      await page.evaluate('window.__meeting.leave()');
+      expect(await sdkEvent('left')).toMatchObject({ reason: 'left' });
+    },
+  );
 
   it('cannot be displayed by a parent off the list, and with an empty list by nobody', async () => {
     const meeting = await meetingWithOrigins([origin('localhost')]);

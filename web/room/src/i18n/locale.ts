@@ -1,10 +1,16 @@
-import { EMBED_LOCALES, type EmbedLocale } from '../../../../embed/sdk/src/protocol';
+import type { EmbedLocale } from '../../../../embed/sdk/src/protocol.js' with { 'resolution-mode': 'import' };
 
-/** A language of the room page (the embed protocol's list is the one list). */
+/** A language of the room page: the embed protocol's `EmbedLocale`. */
 export type Locale = EmbedLocale;
 
-/** The languages the room page speaks, English first (the fallback). */
-export const LOCALES: readonly Locale[] = EMBED_LOCALES;
+/**
+ * The languages the room page speaks, English first (the fallback). The protocol's list as a value would make
+ * this file import an ES module package, which the Node-side tests cannot; the type keeps both lists equal.
+ */
+export const LOCALES = ['en', 'de', 'fr'] as const satisfies readonly Locale[];
+type MissingLocale = Exclude<Locale, (typeof LOCALES)[number]>;
+/** Fails to compile when the protocol gains a locale this list lacks. */
+export const EVERY_PROTOCOL_LOCALE: MissingLocale extends never ? true : never = true;
 
 /** The supported locale a language tag names (`de-AT` is `de`), or null. */
 export function matchLocale(tag: string | null | undefined): Locale | null {
