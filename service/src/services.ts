@@ -28,6 +28,8 @@ import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
 import { ChatRepo } from './rooms/chat.repo';
 import { RoomsService } from './rooms/rooms.service';
+import { LlmClient } from './llm/llm.client';
+import { AskService } from './search/ask.service';
 import { SearchRepo } from './search/search.repo';
 import { SearchService } from './search/search.service';
 import { transactionOf, type Transaction } from './shared/transaction';
@@ -60,6 +62,7 @@ export interface Services {
   roomLinks: RoomLinks;
   rooms: RoomsService;
   search: SearchService;
+  ask: AskService;
   keys: KeysService;
   identity: IdentityService;
   events: EventsService;
@@ -88,7 +91,10 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard'>,
+  config: Pick<
+    Config,
+    'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard' | 'llm'
+  >,
   clock: Clock,
   masterKey: Buffer,
   logger: Logger = createLogger('silent'),
@@ -154,6 +160,7 @@ export function createServices(
     roomLinks,
     rooms,
     search,
+    ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
     events,

@@ -1,5 +1,6 @@
 import { createMeetingSchema } from '../meetings/meetings.schemas';
 import type { Meeting } from '../meetings/meetings.service';
+import { clockTime } from '../shared/clock';
 import type { JsonSchema } from '../shared/validation';
 import type { Summary } from '../summaries/summaries.repo';
 import type { Transcript } from '../transcripts/transcripts.repo';
@@ -43,15 +44,6 @@ export const meetingInputFields: Record<string, JsonSchema> = {
   duration_minutes: { ...createFields.duration_minutes, description: 'Planned length in minutes (1-1440, default 60).' },
   settings: createFields.settings!,
 };
-
-/** `seconds` as m:ss or h:mm:ss. */
-export function clockTime(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor(s / 60) % 60;
-  const sec = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
-}
 
 /** A transcript as plain text: one line per segment, `[m:ss] Speaker: text`. */
 export function transcriptText(t: Transcript): string {
