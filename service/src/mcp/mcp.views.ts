@@ -61,3 +61,24 @@ export function summaryText(title: string, s: Summary): string {
     `Action items:\n${actions.length ? actions.join('\n') : '- none recorded'}`,
   ].join('\n\n');
 }
+
+/** The fields locating a passage (a transcript segment or a chat message), shared by search_content hits and ask_meetings citations. */
+export const passageFields: Record<string, JsonSchema> = {
+  meeting: meetingRefSchema,
+  source: { type: 'string', enum: ['transcript', 'chat'], description: 'transcript: said in the meeting; chat: written in its chat.' },
+  speaker: { type: ['string', 'null'], description: 'Who said or wrote it.' },
+  time: { type: ['string', 'null'], description: 'Transcript passages: m:ss from the start of the recording.' },
+  start_seconds: { type: ['number', 'null'], description: 'Transcript passages: seconds from the start of the recording.' },
+  segment_index: { type: ['integer', 'null'], description: "Transcript passages: the segment's index, as get_transcript numbers them." },
+  chat_message_id: { type: ['string', 'null'], description: "Chat passages: the message's id." },
+  at: { type: 'string', format: 'date-time', description: 'When the chat message was sent, or when the transcript was made.' },
+  text: { type: 'string', description: 'The whole segment or message.' },
+};
+
+/** The names of `passageFields`, all required. */
+export const passageRequired = Object.keys(passageFields);
+
+/** A passage's `time` field: m:ss for a transcript segment, null for a chat message. */
+export function passageTime(passage: { start_seconds: number | null }): string | null {
+  return passage.start_seconds === null ? null : clockTime(passage.start_seconds);
+}
