@@ -128,6 +128,21 @@ describe('ask: questions answered from transcripts and chat with citations (extr
   it('limits the passages to `limit`', async () => {
     expect((await ask('launch', { limit: 1 })).citations).toHaveLength(1);
   });
+
+  it('quotes a long passage from its sentence with most of the question’s words, and cites the whole passage', async () => {
+    const meeting = t.services.meetings.create(reader, { title: 'Vendor day' });
+    const answerSentence = 'The shortlisted supplier for the data pipeline is Kestrel Systems, chosen for its on-premise option.';
+    const text = [
+      'We spent the morning on introductions, coffee and the agenda for the rest of the day, which was longer than planned.',
+      'Three companies presented, each for about forty minutes, and everybody had questions about pricing and support.',
+      answerSentence,
+      'After lunch we went through the security questionnaire and two reference calls, which took most of the afternoon.',
+    ].join(' ');
+    t.services.transcripts.complete(meeting.id, { language: 'en', segments: [{ start: 3600, end: 3700, speaker: 'Ivo', text }] });
+    const answer = await ask('Which supplier was shortlisted for the data pipeline?');
+    expect(answer.citations[0]).toMatchObject({ meeting: { id: meeting.id }, text });
+    expect(answer.answer.split('\n')[0]).toBe(`Ivo said in "Vendor day" (${meeting.code}) at 1:00:00: "…${answerSentence}" [1]`);
+  });
 });
 
 describe('ask with an LLM endpoint configured', () => {
