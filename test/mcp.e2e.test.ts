@@ -6,6 +6,8 @@ import { MCP_TOOL_NAMES, connectMcpClient, resultText, seedMediaResults, startFa
 import { startService, svcCli, tempDataDir, type ServiceProcess } from './support/service-process';
 
 const ROOT = path.resolve(__dirname, '..');
+const AGENT_SCOPES = 'meetings:read,meetings:write,transcripts:read';
+const AGENT_LIMITS = ['--rate-limit-per-second', '1000', '--rate-limit-per-minute', '10000'];
 
 /** The Python MCP SDK, installed once into the cache by the project's script; the reason when pip could not install it. */
 function pythonMcp(): { path: string } | { reason: string } {
@@ -27,7 +29,8 @@ describe('MCP endpoint of the real service process', () => {
     dataDir = tempDataDir();
     llm = await startFakeLlm({ apiKey: 'sk-e2e' });
     service = await startService(dataDir, { SVC_LLM_URL: llm.url, SVC_LLM_API_KEY: 'sk-e2e', SVC_LLM_MODEL: 'e2e-model' });
-    key = svcCli(dataDir, 'keys', 'create', '--name', 'agent', '--scopes', 'meetings:read,meetings:write,transcripts:read').stdout.trim();
+    // An agent calls tools in bursts; this suite makes more calls a second than the default key allows.
+    key = svcCli(dataDir, 'keys', 'create', '--name', 'agent', '--scopes', AGENT_SCOPES, ...AGENT_LIMITS).stdout.trim();
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
