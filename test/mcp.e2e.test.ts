@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectMcpClient, resultText, seedMediaResults } from '@svc/service/testing';
+import { MCP_TOOL_NAMES, connectMcpClient, resultText, seedMediaResults, startFakeLlm, type FakeLlm } from '@svc/service/testing';
 import { startService, svcCli, tempDataDir, type ServiceProcess } from './support/service-process';
 
 const ROOT = path.resolve(__dirname, '..');
+const AGENT_SCOPES = 'meetings:read,meetings:write,transcripts:read';
+const AGENT_LIMITS = ['--rate-limit-per-second', '1000', '--rate-limit-per-minute', '10000'];
 
 /** The Python MCP SDK, installed once into the cache by the project's script; the reason when pip could not install it. */
 function pythonMcp(): { path: string } | { reason: string } {
@@ -20,16 +22,20 @@ describe('MCP endpoint of the real service process', () => {
   let service: ServiceProcess;
   let dataDir: string;
   let key: string;
+  let llm: FakeLlm;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     dataDir = tempDataDir();
-    service = await startService(dataDir);
-    key = svcCli(dataDir, 'keys', 'create', '--name', 'agent', '--scopes', 'meetings:read,meetings:write,transcripts:read').stdout.trim();
+    llm = await startFakeLlm({ apiKey: 'sk-e2e' });
+    service = await startService(dataDir, { SVC_LLM_URL: llm.url, SVC_LLM_API_KEY: 'sk-e2e', SVC_LLM_MODEL: 'e2e-model' });
+    // An agent calls tools in bursts; this suite makes more calls a second than the default key allows.
+    key = svcCli(dataDir, 'keys', 'create', '--name', 'agent', '--scopes', AGENT_SCOPES, ...AGENT_LIMITS).stdout.trim();
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
     await service.stop();
+    await llm.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -37,15 +43,7 @@ describe('MCP endpoint of the real service process', () => {
     const client = await connectMcpClient(service.url, key);
     clients.push(client);
     expect(client.getServerVersion()?.name).toBe('svc');
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
-      'list_meetings',
-      'get_meeting',
-      'get_transcript',
-      'get_summary',
-      'list_tasks',
-      'create_meeting',
-      'schedule_meeting',
-    ]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(MCP_TOOL_NAMES);
 
     const created = (await client.callTool({ name: 'create_meeting', arguments: { title: 'Agent stand-up' } })).structuredContent as {
       id: string;
@@ -84,6 +82,42 @@ describe('MCP endpoint of the real service process', () => {
     }
     const bad = await client.callTool({ name: 'schedule_meeting', arguments: { title: 'No time' } });
     expect(resultText(bad)).toMatch(/^Error \(validation_failed\): scheduled_at is required/);
+
+    const found = (await client.callTool({ name: 'search_content', arguments: { query: 'release notes' } })).structuredContent as {
+      hits: { meeting: { id: string }; speaker: string; time: string; snippet: string }[];
+    };
+    expect(found.hits).toEqual([
+      expect.objectContaining({
+        meeting: expect.objectContaining({ id: created.id }),
+        speaker: 'Ada',
+        time: '0:02',
+        snippet: expect.stringContaining('[release] [notes]'),
+      }),
+    ]);
+    const unknown = await client.callTool({ name: 'search_content', arguments: { query: 'notes', meeting: 'zzz-zzzz-zzz' } });
+    expect(resultText(unknown)).toMatch(/^Error \(not_found\)/);
+  });
+
+  it('answers ask_meetings through the configured LLM endpoint, keeping only cited sentences', async () => {
+    const client = await connectMcpClient(service.url, key);
+    clients.push(client);
+    llm.reply = (request) => {
+      const passages = request.messages[1]!.content.split('\n').filter((line) => /^\[\d+\] /.test(line));
+      const ada = passages.findIndex((line) => line.includes('Ada: Ada writes the release notes.')) + 1;
+      return { content: `Ada writes the release notes [${ada}]. Everyone loves them.` };
+    };
+    const result = await client.callTool({ name: 'ask_meetings', arguments: { question: 'Who writes the release notes?' } });
+    expect(llm.problems).toEqual([]);
+    expect(llm.requests).toEqual([expect.objectContaining({ authorization: 'Bearer sk-e2e', model: 'e2e-model', temperature: 0 })]);
+    expect(result.structuredContent).toMatchObject({
+      found: true,
+      generator: 'llm',
+      answer: 'Ada writes the release notes [1].',
+      citations: [{ number: 1, speaker: 'Ada', segment_index: 1, time: '0:02', text: 'Ada writes the release notes.' }],
+    });
+    const nothing = await client.callTool({ name: 'ask_meetings', arguments: { question: 'What is the parental leave policy?' } });
+    expect(nothing.structuredContent).toMatchObject({ found: false, citations: [] });
+    expect(llm.requests).toHaveLength(1);
   });
 
   it('answers 401 with WWW-Authenticate: Bearer to a bad key, and shows a read-only key no write tool', async () => {
@@ -112,12 +146,13 @@ describe('MCP endpoint of the real service process', () => {
       expect(res.status).toBe(0);
       const seen = JSON.parse(res.stdout);
       expect(seen.server).toBe('svc');
-      expect(seen.tools).toHaveLength(7);
+      expect(seen.tools).toEqual(MCP_TOOL_NAMES);
       expect(seen.created.is_error).toBe(false);
       expect(seen.created.structured.join_url).toMatch(/\/m\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/);
       expect(seen.got.id).toBe(seen.created.structured.id);
       expect(seen.missing).toEqual({ is_error: true, text: expect.stringMatching(/^Error \(not_found\)/) });
       expect(seen.bad_arguments).toEqual({ is_error: true, text: expect.stringMatching(/scheduled_at is required/) });
+      expect(seen.search).toEqual({ is_error: false, speakers: ['Bob'] });
       expect(seen.templates).toEqual(['svc://meetings/{id}/transcript', 'svc://meetings/{id}/summary']);
     },
     180_000,

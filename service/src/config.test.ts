@@ -27,6 +27,21 @@ describe('loadConfig', () => {
       slackApiUrl: 'https://slack.com/api/',
       rtc: { workers: os.availableParallelism(), minPort: 40_000, maxPort: 40_099, listenIp: '0.0.0.0', announcedIp: undefined },
       rooms: { emptyGraceSeconds: 300, turnUrls: [], turnSecret: undefined, pageRateLimit: { perSecond: 20, perMinute: 600 } },
+      llm: undefined,
+    });
+  });
+
+  it('reads the LLM endpoint, its key, model and timeout', () => {
+    const config = loadConfig({
+      SVC_LLM_URL: 'https://llm.example.com/v1/',
+      SVC_LLM_API_KEY: 'sk-test',
+      SVC_LLM_MODEL: 'small-model',
+      SVC_LLM_TIMEOUT_MS: '5000',
+    });
+    expect(config.llm).toEqual({ url: 'https://llm.example.com/v1', apiKey: 'sk-test', model: 'small-model', timeoutMs: 5000 });
+    expect(loadConfig({ SVC_LLM_URL: 'http://127.0.0.1:11434/v1', SVC_LLM_MODEL: 'm' }).llm).toMatchObject({
+      apiKey: undefined,
+      timeoutMs: 30_000,
     });
   });
 
@@ -88,6 +103,9 @@ describe('loadConfig', () => {
     [{ SVC_RTC_ANNOUNCED_IP: '1.2.3.4; rm -rf' }, 'SVC_RTC_ANNOUNCED_IP'],
     [{ SVC_TURN_URLS: 'http://turn.example.com' }, 'SVC_TURN_URLS'],
     [{ SVC_ROOM_EMPTY_GRACE_SECONDS: '-1' }, 'SVC_ROOM_EMPTY_GRACE_SECONDS'],
+    [{ SVC_LLM_URL: 'llm.example.com' }, 'SVC_LLM_URL'],
+    [{ SVC_LLM_URL: 'https://llm.example.com/v1' }, 'SVC_LLM_MODEL'],
+    [{ SVC_LLM_URL: 'https://llm.example.com/v1', SVC_LLM_MODEL: 'm', SVC_LLM_TIMEOUT_MS: '10' }, 'SVC_LLM_TIMEOUT_MS'],
   ])('refuses %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

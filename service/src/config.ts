@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { LlmSettings } from './llm/llm.client';
 import type { RoomSettings } from './rooms/rooms.service';
 
 /** Every setting of the service, read once from the environment and validated. */
@@ -24,6 +25,8 @@ export interface Config {
   /** How long a recording's signed download URL works. */
   recordingUrlTtlSeconds: number;
   dashboard: DashboardConfig;
+  /** The LLM endpoint ask_meetings answers with; absent: answers are extractive (quoted transcript sentences). */
+  llm: LlmSettings | undefined;
 }
 
 /** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
@@ -127,6 +130,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlMs: integer(env, 'SVC_DASHBOARD_SESSION_TTL_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600) * 1000,
       dir: path.resolve(env.SVC_DASHBOARD_DIR || path.join(__dirname, '../../web/dashboard/dist')),
     },
+    llm: llmSettings(env),
+  };
+}
+
+function llmSettings(env: NodeJS.ProcessEnv): LlmSettings | undefined {
+  const url = (env.SVC_LLM_URL || '').replace(/\/+$/, '');
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^/]+/.test(url)) throw new ConfigError(`SVC_LLM_URL must be an http(s) URL, got "${url}"`);
+  const model = env.SVC_LLM_MODEL;
+  if (!model) throw new ConfigError('SVC_LLM_MODEL must name the model to use with SVC_LLM_URL');
+  return {
+    url,
+    apiKey: env.SVC_LLM_API_KEY || undefined,
+    model,
+    timeoutMs: integer(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1_000, 600_000),
   };
 }
 

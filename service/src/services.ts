@@ -31,6 +31,8 @@ import { RoomsService } from './rooms/rooms.service';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
 import { EmbedTokens } from './embed/embed-tokens';
+import { LlmClient } from './llm/llm.client';
+import { AskService } from './search/ask.service';
 import { SearchRepo } from './search/search.repo';
 import { SearchService } from './search/search.service';
 import { transactionOf, type Transaction } from './shared/transaction';
@@ -64,6 +66,7 @@ export interface Services {
   rooms: RoomsService;
   embed: EmbedService;
   search: SearchService;
+  ask: AskService;
   keys: KeysService;
   identity: IdentityService;
   events: EventsService;
@@ -92,7 +95,10 @@ export function recordingsDir(dataDir: string): string {
 /** Builds the domain layer on a migrated database. */
 export function createServices(
   db: Db,
-  config: Pick<Config, 'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard'>,
+  config: Pick<
+    Config,
+    'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard' | 'llm'
+  >,
   clock: Clock,
   masterKey: Buffer,
   logger: Logger = createLogger('silent'),
@@ -161,6 +167,7 @@ export function createServices(
     rooms,
     embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
+    ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),
     keys: new KeysService(new KeysRepo(db), ids, clock),
     identity,
     events,

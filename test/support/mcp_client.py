@@ -1,7 +1,8 @@
 """A second, independent MCP client: the Python `mcp` SDK over Streamable HTTP.
 
 Usage: python3 mcp_client.py URL KEY. Connects with `Authorization: Bearer KEY`, runs initialize, tools/list,
-a few tools/call and a resources/read, and prints what it saw as one JSON object for the test to check.
+a few tools/call (search_content among them) and a resources/read, and prints what it saw as one JSON object
+for the test to check.
 """
 
 import json
@@ -36,6 +37,11 @@ async def main(url, key):
                 seen["missing"] = {"is_error": missing.is_error, "text": text_of(missing)}
                 bad = await session.call_tool("schedule_meeting", {"title": "No time"})
                 seen["bad_arguments"] = {"is_error": bad.is_error, "text": text_of(bad)}
+                search = await session.call_tool("search_content", {"query": "ship Friday"})
+                seen["search"] = {
+                    "is_error": search.is_error,
+                    "speakers": [hit["speaker"] for hit in search.structured_content["hits"]],
+                }
                 templates = await session.list_resource_templates()
                 seen["templates"] = [t.uri_template for t in templates.resource_templates]
     print(json.dumps(seen))

@@ -64,6 +64,8 @@ const TOOLS: { name: string; scope: Scope; args: (ids: Ids) => Record<string, un
   { name: 'get_meeting', scope: 'meetings:read', args: (ids) => ({ meeting: ids.id }) },
   { name: 'get_transcript', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
   { name: 'get_summary', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
+  { name: 'search_content', scope: 'transcripts:read', args: (ids) => ({ query: 'Friday', meeting: ids.id }) },
+  { name: 'ask_meetings', scope: 'transcripts:read', args: (ids) => ({ question: 'When do we ship?', meeting: ids.id }) },
   { name: 'list_tasks', scope: 'transcripts:read', args: () => ({}) },
   { name: 'create_meeting', scope: 'meetings:write', args: () => ({ title: 'Scope check' }) },
   { name: 'schedule_meeting', scope: 'meetings:write', args: () => ({ title: 'Scope check', scheduled_at: '2026-12-01T10:00:00+01:00' }) },
@@ -216,7 +218,7 @@ describe('organization isolation across every endpoint', () => {
     expect(snapshot(t)).toBe(before);
   });
 
-  it('reaches no meeting, transcript, summary, task or resource of another organization over MCP', async () => {
+  it('reaches no meeting, transcript, summary, task, search hit, citation or resource of another organization over MCP', async () => {
     const client = await connectMcpClient(t.url, restrictedKey);
     try {
       for (const tool of TOOLS.filter((candidate) => 'meeting' in candidate.args(foreign))) {
@@ -235,7 +237,15 @@ describe('organization isolation across every endpoint', () => {
         meetings: { organization_id: string }[];
       };
       const resources = (await client.listResources()).resources.map((r) => r.uri);
-      expect(tasks.tasks.length * meetings.meetings.length * resources.length).toBeGreaterThan(0);
+      const hits = (await client.callTool({ name: 'search_content', arguments: { query: 'Friday', limit: 100 } })).structuredContent as {
+        hits: { meeting: { id: string } }[];
+      };
+      const answer = (await client.callTool({ name: 'ask_meetings', arguments: { question: 'When do we ship?', limit: 10 } }))
+        .structuredContent as { citations: { meeting: { id: string } }[] };
+      expect(tasks.tasks.length * meetings.meetings.length * resources.length * hits.hits.length * answer.citations.length).toBeGreaterThan(
+        0,
+      );
+      expect([...hits.hits, ...answer.citations].some((passage) => passage.meeting.id === foreign.id)).toBe(false);
       expect(tasks.tasks.some((task) => task.meeting.id === foreign.id)).toBe(false);
       expect(meetings.meetings.every((m) => m.organization_id === t.org.id)).toBe(true);
       expect(resources.some((uri) => uri.includes(foreign.id))).toBe(false);

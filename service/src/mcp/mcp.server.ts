@@ -23,8 +23,9 @@ const RESOURCE_URI = /^svc:\/\/meetings\/([^/]+)\/([a-z]+)$/;
 
 const INSTRUCTIONS =
   'svc hosts online meetings. Find meetings with list_meetings, then read them with get_meeting, get_transcript and ' +
-  'get_summary (a meeting is named by its id mtg_... or its join code abc-defg-hij); list_tasks gathers action items across ' +
-  'meetings; create_meeting and schedule_meeting create meetings and return the join_url to share. Which tools you see ' +
+  'get_summary (a meeting is named by its id mtg_... or its join code abc-defg-hij); search_content finds words in what was ' +
+  'said and written in meetings; ask_meetings answers a question from them with numbered citations; list_tasks gathers ' +
+  'action items across meetings; create_meeting and schedule_meeting create meetings and return the join_url to share. Which tools you see ' +
   'depends on the scopes of the API key.';
 
 /** The tools and resources an API key may use, built once per endpoint: argument validators are compiled here. */
@@ -90,14 +91,14 @@ export class McpCatalog {
     return server;
   }
 
-  private call(ctx: McpContext, logger: Logger, name: string, args: unknown): CallToolResult {
+  private async call(ctx: McpContext, logger: Logger, name: string, args: unknown): Promise<CallToolResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) throw new McpError(JsonRpcCode.InvalidParams, `Unknown tool: ${name}`);
     try {
       if (!ctx.principal.key.scopes.includes(tool.scope)) {
         throw AppError.missingScope(tool.scope, `This API key lacks the ${tool.scope} scope, which ${tool.name} needs`);
       }
-      const output = tool.run(ctx, this.validators.get(name)!(args));
+      const output = await tool.run(ctx, this.validators.get(name)!(args));
       return { structuredContent: output.structured, content: [{ type: 'text', text: output.text ?? JSON.stringify(output.structured) }] };
     } catch (err) {
       return toolErrorResult(err, logger);

@@ -3,9 +3,22 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../keys/scopes';
 import { isoAt } from '../shared/clock';
-import { connectMcpClient, resultText, seedMeeting, seedSummary, seedTranscript, startTestServer, type TestServer } from '../testing';
-
-const ALL_TOOLS = ['list_meetings', 'get_meeting', 'get_transcript', 'get_summary', 'list_tasks', 'create_meeting', 'schedule_meeting'];
+import { clockTime } from '../shared/clock';
+import {
+  CORPUS,
+  MCP_TOOL_NAMES,
+  connectMcpClient,
+  principalIn,
+  resultText,
+  seedChatMessage,
+  seedCorpus,
+  seedMeeting,
+  seedParticipant,
+  seedSummary,
+  seedTranscript,
+  startTestServer,
+  type TestServer,
+} from '../testing';
 
 /** An initialize request as any MCP client sends it. */
 const INITIALIZE = {
@@ -68,9 +81,9 @@ describe('MCP endpoint through the official SDK client', () => {
   });
 
   it.each([
-    { scopes: ['meetings:read', 'meetings:write', 'transcripts:read'] as Scope[], tools: ALL_TOOLS },
+    { scopes: ['meetings:read', 'meetings:write', 'transcripts:read'] as Scope[], tools: MCP_TOOL_NAMES },
     { scopes: ['meetings:read'] as Scope[], tools: ['list_meetings', 'get_meeting'] },
-    { scopes: ['transcripts:read'] as Scope[], tools: ['get_transcript', 'get_summary', 'list_tasks'] },
+    { scopes: ['transcripts:read'] as Scope[], tools: ['get_transcript', 'get_summary', 'search_content', 'ask_meetings', 'list_tasks'] },
     { scopes: ['meetings:write'] as Scope[], tools: ['create_meeting', 'schedule_meeting'] },
     { scopes: ['recordings:read', 'webhooks:write'] as Scope[], tools: [] },
   ])('tools/list with $scopes shows exactly $tools', async ({ scopes, tools }) => {
@@ -337,6 +350,153 @@ describe('MCP endpoint through the official SDK client', () => {
     expect((await rawPost(t.url, { ...headers, origin: 'https://evil.example' }, INITIALIZE)).status).toBe(403);
     expect((await rawPost(t.url, { ...headers, host: `localhost:${port}`, origin: 'http://localhost:3000' }, INITIALIZE)).status).toBe(200);
     expect((await rawPost(t.url, { ...headers, origin: new URL(t.config.baseUrl).origin }, INITIALIZE)).status).toBe(200);
+  });
+});
+
+describe('search_content and ask_meetings through the official SDK client', () => {
+  let t: TestServer;
+  let client: Client;
+  let corpus: ReturnType<typeof seedCorpus>;
+  beforeAll(async () => {
+    t = await startTestServer();
+    corpus = seedCorpus(t.services, principalIn(t, t.org.id));
+    client = await connectMcpClient(t.url, t.key(['meetings:read', 'transcripts:read']));
+  });
+  afterAll(async () => {
+    await client.close();
+    await t.close();
+  });
+  type Hit = { meeting: { id: string }; source: string; time: string | null; segment_index: number | null; snippet: string; text: string };
+
+  it('search_content finds transcript passages with meeting, time, speaker and a snippet, best first', async () => {
+    const result = await client.callTool({ name: 'search_content', arguments: { query: 'certificate' } });
+    expect(result.isError).toBeFalsy();
+    const { hits, has_more, next_cursor } = result.structuredContent as { hits: Hit[]; has_more: boolean; next_cursor: string | null };
+    expect([has_more, next_cursor]).toEqual([false, null]);
+    expect(hits.map((h) => h.segment_index).sort()).toEqual([2, 6, 7]);
+    const beth = CORPUS.retro.segments[2]!;
+    expect(hits.find((h) => h.segment_index === 2)).toEqual({
+      meeting: corpus.retro,
+      source: 'transcript',
+      speaker: 'Beth',
+      time: clockTime(beth.start),
+      start_seconds: beth.start,
+      segment_index: 2,
+      chat_message_id: null,
+      at: expect.any(String),
+      text: beth.text,
+      snippet: expect.stringContaining('[certificate]'),
+    });
+    expect(resultText(result)).toMatch(
+      new RegExp(`^1\\. "Incident retro: checkout outage" \\(${corpus.retro.code}\\) at \\d:\\d\\d, \\w+: .*\\[certificate\\]`),
+    );
+  });
+
+  it('search_content searches chat too, keeps to one meeting when asked, and pages with next_cursor', async () => {
+    const message = seedChatMessage(
+      t,
+      seedParticipant(t, corpus.hiring.id, { name: 'Nina' }),
+      'Rubric draft for the pairing session is in the wiki',
+    );
+    const chat = (await client.callTool({ name: 'search_content', arguments: { query: 'pairing rubric' } })).structuredContent as {
+      hits: Hit[];
+    };
+    expect(chat.hits.map((h) => [h.source, h.time])).toEqual([
+      ['chat', null],
+      ['transcript', clockTime(CORPUS.hiring.segments[5]!.start)],
+    ]);
+    expect(chat.hits[0]).toMatchObject({ chat_message_id: message.id, speaker: 'Nina' });
+
+    const inBudget = (await client.callTool({ name: 'search_content', arguments: { query: 'launch', meeting: corpus.budget.code } }))
+      .structuredContent as { hits: Hit[] };
+    expect(inBudget.hits.length).toBeGreaterThan(0);
+    expect(inBudget.hits.every((h) => h.meeting.id === corpus.budget.id)).toBe(true);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = (
+        await client.callTool({ name: 'search_content', arguments: { query: 'launch', limit: 3, ...(cursor ? { cursor } : {}) } })
+      ).structuredContent as { hits: Hit[]; has_more: boolean; next_cursor: string | null };
+      seen.push(...page.hits.map((h) => `${h.meeting.id}/${h.segment_index}`));
+      cursor = page.next_cursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(2);
+    expect(new Set(seen).size).toBe(seen.length);
+    const all = (await client.callTool({ name: 'search_content', arguments: { query: 'launch', limit: 100 } })).structuredContent as {
+      hits: Hit[];
+    };
+    expect(seen).toHaveLength(all.hits.length);
+  });
+
+  it('ask_meetings answers with numbered citations to meeting and time, and lists the sources for the model', async () => {
+    const result = await client.callTool({ name: 'ask_meetings', arguments: { question: 'What caused the checkout outage?' } });
+    expect(result.isError).toBeFalsy();
+    const answer = result.structuredContent as {
+      found: boolean;
+      generator: string;
+      answer: string;
+      citations: (Hit & { number: number; speaker: string })[];
+    };
+    expect(answer).toMatchObject({ question: 'What caused the checkout outage?', found: true, generator: 'extractive' });
+    const beth = CORPUS.retro.segments[2]!;
+    expect(answer.citations[0]).toMatchObject({
+      number: 1,
+      meeting: corpus.retro,
+      segment_index: 2,
+      time: clockTime(beth.start),
+      text: beth.text,
+    });
+    expect(answer.answer.split('\n')[0]).toBe(
+      `Beth said in "Incident retro: checkout outage" (${corpus.retro.code}) at ${clockTime(beth.start)}: "${beth.text}" [1]`,
+    );
+    expect(resultText(result)).toContain(
+      `\n\nSources:\n[1] "Incident retro: checkout outage" (${corpus.retro.code}) at ${clockTime(beth.start)}, Beth: ${beth.text}`,
+    );
+  });
+
+  it('ask_meetings says plainly when the meetings do not contain an answer, citing nothing', async () => {
+    const result = await client.callTool({ name: 'ask_meetings', arguments: { question: 'What is the parental leave policy?' } });
+    expect(result.structuredContent).toMatchObject({ found: false, citations: [] });
+    expect(resultText(result)).toMatch(/^The meetings do not contain an answer to this question/);
+    expect(resultText(result)).not.toContain('Sources:');
+  });
+
+  it('reports errors as isError results: unknown meeting, bad arguments, missing scope', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['search_content', { query: 'budget', meeting: 'zzz-zzzz-zzz' }, /^Error \(not_found\): Meeting zzz-zzzz-zzz not found/],
+      ['ask_meetings', { question: 'budget?', meeting: 'zzz-zzzz-zzz' }, /^Error \(not_found\): Meeting zzz-zzzz-zzz not found/],
+      ['search_content', {}, /^Error \(validation_failed\): query is required/],
+      ['search_content', { query: '?! …' }, /^Error \(validation_failed\): query must contain at least one word/],
+      ['search_content', { query: 'budget', cursor: 'bogus' }, /^Error \(validation_failed\): cursor is not a cursor this API returned/],
+      ['search_content', { query: 'budget', limit: 0 }, /^Error \(validation_failed\): limit must be >= 1/],
+      ['ask_meetings', { question: '' }, /^Error \(validation_failed\): question must NOT have fewer than 1 characters/],
+      ['ask_meetings', { question: '?! …' }, /^Error \(validation_failed\): question must contain at least one word/],
+      ['ask_meetings', { question: 'budget?', limit: 11 }, /^Error \(validation_failed\): limit must be <= 10/],
+      ['ask_meetings', { question: 'budget?', topic: 'x' }, /^Error \(validation_failed\): topic is not a known field/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect([name, args, result.isError, resultText(result)]).toEqual([name, args, true, expect.stringMatching(message)]);
+    }
+    const meetingsOnly = await connectMcpClient(t.url, t.key(['meetings:read']));
+    try {
+      expect((await meetingsOnly.listTools()).tools.map((tool) => tool.name)).toEqual(['list_meetings', 'get_meeting']);
+      for (const [name, args] of [
+        ['search_content', { query: 'budget' }],
+        ['ask_meetings', { question: 'What caused the checkout outage?' }],
+      ] as const) {
+        const result = await meetingsOnly.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(resultText(result)).toBe(
+          `Error (insufficient_scope): This API key lacks the transcripts:read scope, which ${name} needs. Ask the owner of this API key for a key with that scope.`,
+        );
+      }
+    } finally {
+      await meetingsOnly.close();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { JsonSchema } from '../shared/validation';
 /** What a tool or resource may use: the caller and the domain services (the same ones the REST API calls). */
 export interface McpContext {
   principal: Principal;
-  services: Pick<Services, 'meetings' | 'transcripts' | 'summaries'>;
+  services: Pick<Services, 'meetings' | 'transcripts' | 'summaries' | 'search' | 'ask'>;
 }
 
 /** A tool's answer: `structured` matches its output schema; `text` is what a model reads (the JSON of `structured` when absent). */
@@ -33,7 +33,7 @@ export interface McpTool<Args = Record<string, unknown>> {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
-  run(ctx: McpContext, args: Args): ToolOutput;
+  run(ctx: McpContext, args: Args): ToolOutput | Promise<ToolOutput>;
 }
 
 /** Declares a tool with typed arguments; the endpoint validates arguments against `inputSchema` before `run` sees them. */

@@ -1,5 +1,6 @@
 import { createMeetingSchema } from '../meetings/meetings.schemas';
 import type { Meeting } from '../meetings/meetings.service';
+import { clockTime } from '../shared/clock';
 import type { JsonSchema } from '../shared/validation';
 import type { Summary } from '../summaries/summaries.repo';
 import type { Transcript } from '../transcripts/transcripts.repo';
@@ -44,15 +45,6 @@ export const meetingInputFields: Record<string, JsonSchema> = {
   settings: createFields.settings!,
 };
 
-/** `seconds` as m:ss or h:mm:ss. */
-export function clockTime(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor(s / 60) % 60;
-  const sec = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
-}
-
 /** A transcript as plain text: one line per segment, `[m:ss] Speaker: text`. */
 export function transcriptText(t: Transcript): string {
   return t.segments.map((s) => `[${clockTime(s.start)}] ${s.speaker ? `${s.speaker}: ` : ''}${s.text}`).join('\n');
@@ -68,4 +60,25 @@ export function summaryText(title: string, s: Summary): string {
     `Decisions:\n${decisions.length ? decisions.join('\n') : '- none recorded'}`,
     `Action items:\n${actions.length ? actions.join('\n') : '- none recorded'}`,
   ].join('\n\n');
+}
+
+/** The fields locating a passage (a transcript segment or a chat message), shared by search_content hits and ask_meetings citations. */
+export const passageFields: Record<string, JsonSchema> = {
+  meeting: meetingRefSchema,
+  source: { type: 'string', enum: ['transcript', 'chat'], description: 'transcript: said in the meeting; chat: written in its chat.' },
+  speaker: { type: ['string', 'null'], description: 'Who said or wrote it.' },
+  time: { type: ['string', 'null'], description: 'Transcript passages: m:ss from the start of the recording.' },
+  start_seconds: { type: ['number', 'null'], description: 'Transcript passages: seconds from the start of the recording.' },
+  segment_index: { type: ['integer', 'null'], description: "Transcript passages: the segment's index, as get_transcript numbers them." },
+  chat_message_id: { type: ['string', 'null'], description: "Chat passages: the message's id." },
+  at: { type: 'string', format: 'date-time', description: 'When the chat message was sent, or when the transcript was made.' },
+  text: { type: 'string', description: 'The whole segment or message.' },
+};
+
+/** The names of `passageFields`, all required. */
+export const passageRequired = Object.keys(passageFields);
+
+/** A passage's `time` field: m:ss for a transcript segment, null for a chat message. */
+export function passageTime(passage: { start_seconds: number | null }): string | null {
+  return passage.start_seconds === null ? null : clockTime(passage.start_seconds);
 }

@@ -4,7 +4,9 @@ import type { ChatMessage } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Page } from '../shared/paging';
 import type { TranscriptSegment } from '../transcripts/transcripts.repo';
-import type { SearchHitRow, SearchRepo, SearchSource } from './search.repo';
+import { isRelevant, rankPassages, type Ranked } from './search.ranking';
+import type { SearchHitRow, SearchRepo, SearchScope, SearchSource } from './search.repo';
+import { anyTermExpression, questionTerms } from './search.terms';
 
 /** One search result: where in which meeting, the matching text and a snippet with the matches in [brackets]. */
 export interface SearchHit {
@@ -32,6 +34,19 @@ export interface SearchRequest {
   /** The opaque cursor of the previous page. */
   cursor?: string;
 }
+
+/** What `retrieve` is asked: a question in plain words, optionally about one meeting, and how many passages to return at most. */
+export interface RetrieveRequest {
+  question: string;
+  /** Only this meeting (id or code). */
+  meeting?: string;
+  limit: number;
+}
+
+/** Entries read per question (the best BM25 matches of any of its words) before they are ranked again on stems. */
+const CANDIDATES = 200;
+/** Passages scoring below this share of the best one are left out, so that a weak match does not ride along with a strong one. */
+const RELATIVE_CUT = 0.5;
 
 /** Words of a query that count; more are ignored so that a pasted paragraph cannot make one search expensive. */
 const MAX_QUERY_WORDS = 16;
@@ -92,24 +107,40 @@ export class SearchService {
   search(principal: Principal, request: SearchRequest): Page<SearchHit> {
     const match = matchExpression(request.q);
     if (!match) throw AppError.invalid([{ param: 'q', message: 'must contain at least one word' }]);
-    const sources: SearchSource[] = ['transcript'];
-    if (principal.key.scopes.includes('meetings:read')) sources.push('chat');
-    const meetingId = request.meeting === undefined ? null : this.meetings.find(principal, request.meeting).id;
+    const scope = this.scopeOf(principal, request.meeting);
     const offset = request.cursor === undefined ? 0 : decodeOffset(request.cursor);
-    const rows = this.repo.search({
-      match,
-      organizationIds: principal.organizationIds,
-      sources,
-      meetingId,
-      limit: request.limit + 1,
-      offset,
-    });
+    const rows = this.repo.search({ match, ...scope, limit: request.limit + 1, offset });
     const hasMore = rows.length > request.limit;
     return {
       data: rows.slice(0, request.limit).map(hitOf),
       has_more: hasMore,
       next_cursor: hasMore ? Buffer.from(`o:${offset + request.limit}`).toString('base64url') : null,
     };
+  }
+
+  /**
+   * The passages that best answer `question`, best first, in the same scope as `search`: any of its content words
+   * (stop words dropped, every form of each word) finds candidates, which are ranked again on stems; only the
+   * relevant ones are returned, none when nothing in scope is about the question.
+   */
+  retrieve(principal: Principal, request: RetrieveRequest): Ranked<SearchHit>[] {
+    if (!matchExpression(request.question)) throw AppError.invalid([{ param: 'question', message: 'must contain at least one word' }]);
+    const scope = this.scopeOf(principal, request.meeting);
+    const stems = questionTerms(request.question);
+    if (stems.length === 0) return [];
+    const rows = this.repo.search({ match: anyTermExpression(stems), ...scope, limit: CANDIDATES, offset: 0 });
+    if (rows.length === 0) return [];
+    const containing = new Map(stems.map((stem) => [stem, this.repo.count(scope, anyTermExpression([stem]))]));
+    const relevant = rankPassages(rows.map(hitOf), stems, { total: this.repo.count(scope, null), containing }).filter(isRelevant);
+    const best = relevant[0]?.score ?? 0;
+    return relevant.filter((p) => p.score >= best * RELATIVE_CUT).slice(0, request.limit);
+  }
+
+  private scopeOf(principal: Principal, meeting: string | undefined): SearchScope {
+    const sources: SearchSource[] = ['transcript'];
+    if (principal.key.scopes.includes('meetings:read')) sources.push('chat');
+    const meetingId = meeting === undefined ? null : this.meetings.find(principal, meeting).id;
+    return { organizationIds: principal.organizationIds, sources, meetingId };
   }
 }
 

@@ -27,3 +27,12 @@ export class ManualClock implements Clock {
 export function isoAt(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** `seconds` as m:ss or h:mm:ss. */
+export function clockTime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}

@@ -1,6 +1,8 @@
 /** Test helpers of the service, for its own tests and for the connectors' and end-to-end suites (`@svc/service/testing`). */
 export * from './core';
+export * from './corpus';
 export * from './fake-chat';
+export * from './fake-llm';
 export * from './fixtures';
 export * from './harness';
 export * from './receiver';

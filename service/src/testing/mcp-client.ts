@@ -16,3 +16,16 @@ export function resultText(result: object): string {
   const first = ((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
   return first?.type === 'text' ? (first.text ?? '') : '';
 }
+
+/** The spec's nine MCP tools in the order tools/list shows them, written out independently of the tool registry. */
+export const MCP_TOOL_NAMES = [
+  'list_meetings',
+  'get_meeting',
+  'get_transcript',
+  'get_summary',
+  'search_content',
+  'ask_meetings',
+  'list_tasks',
+  'create_meeting',
+  'schedule_meeting',
+];

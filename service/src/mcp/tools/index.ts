@@ -1,4 +1,5 @@
 import type { McpTool } from '../mcp.tool';
+import { askMeetingsTool } from './ask-meetings.tool';
 import { createMeetingTool } from './create-meeting.tool';
 import { getMeetingTool } from './get-meeting.tool';
 import { getSummaryTool } from './get-summary.tool';
@@ -6,6 +7,7 @@ import { getTranscriptTool } from './get-transcript.tool';
 import { listMeetingsTool } from './list-meetings.tool';
 import { listTasksTool } from './list-tasks.tool';
 import { scheduleMeetingTool } from './schedule-meeting.tool';
+import { searchContentTool } from './search-content.tool';
 
 /** Every tool of the MCP endpoint, in the order tools/list shows them; a new tool is one file and one line here. */
 export const TOOLS: McpTool[] = [
@@ -13,6 +15,8 @@ export const TOOLS: McpTool[] = [
   getMeetingTool,
   getTranscriptTool,
   getSummaryTool,
+  searchContentTool,
+  askMeetingsTool,
   listTasksTool,
   createMeetingTool,
   scheduleMeetingTool,
