@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ROOM_PAGE_DIR, roomPageHeaders } from '../rooms/room-page.routes';
 import { AppError } from '../shared/errors';
 import type { EmbedPage, EmbedPageRequest, EmbedService } from './embed.service';
@@ -27,7 +27,7 @@ export function embedPageRouter(embed: EmbedService, pageDir: string = ROOM_PAGE
     });
   });
 
-  const send = (req: Request, res: import('express').Response, page: EmbedPage): void => {
+  const send = (req: Request, res: Response, page: EmbedPage): void => {
     if (!LOCALE.test(String(req.params.locale))) throw AppError.notFound(`Page ${req.path}`);
     try {
       template ??= fs.readFileSync(path.join(pageDir, 'index.html'), 'utf8');

@@ -4,6 +4,7 @@ import type { MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { browserOrigin, embedOriginAllowed, frameAncestors, normalizeEmbedOrigin } from './embed-origins';
+import type { EmbedPageConfig, EmbedPageError } from './embed-page.protocol';
 import type { EmbedRepo } from './embed.repo';
 import type { CreateEmbedTokenInput, EmbedOriginsInput } from './embed.schemas';
 import { EMBED_TOKEN_LIMITS, featureSet, type EmbedFeatureSet, type EmbedTokens } from './embed-tokens';
@@ -14,23 +15,6 @@ export interface EmbedTokenRecord {
   expires_at: string;
   embed_url: string;
   embeddable: boolean;
-}
-
-/** Why the embedded room shows an error instead of the pre-join screen (the `error` event's reason). */
-export type EmbedPageError = 'not_found' | 'ended' | 'cancelled' | 'token_invalid' | 'token_expired' | 'origin_not_allowed';
-
-/** What the embed page is told, as JSON in a meta tag (nothing secret: the token is in its own URL already). */
-export interface EmbedPageConfig {
-  code: string | null;
-  /** The embed token when the page was opened with one; the page asks for its room credential with it. */
-  token: string | null;
-  /** The guest name: fixed by a token, a suggestion with a bare code. */
-  name: string | null;
-  nameFixed: boolean;
-  features: EmbedFeatureSet;
-  /** The one origin events are posted to and commands are accepted from; null: post nothing. */
-  parentOrigin: string | null;
-  error: EmbedPageError | null;
 }
 
 /** How to answer a request for the embed page: status, the frame-ancestors directive and the page's config. */

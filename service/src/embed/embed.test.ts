@@ -1,6 +1,6 @@
 import { joinRoom, principalIn, roomCredential, seedMeeting, startTestServer, type TestServer } from '@svc/service/testing';
 import { embedOriginAllowed, frameAncestors, normalizeEmbedOrigin } from './embed-origins';
-import type { EmbedPageConfig } from './embed.service';
+import type { EmbedPageConfig } from './embed-page.protocol';
 
 describe('embed origin entries', () => {
   it('normalizes exact and wildcard origins and refuses anything else with a reason', () => {

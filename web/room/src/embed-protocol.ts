@@ -11,17 +11,8 @@ export type {
   EmbedTheme,
 } from '../../../embed/sdk/src/protocol';
 export { EMBED_PROTOCOL_VERSION, EMBED_SOURCE, isEmbedMessage } from '../../../embed/sdk/src/protocol';
-
-/** What the service tells the embed page in `<meta name="svc-embed">` (service/src/embed/embed.service.ts, EmbedPageConfig). */
-export interface EmbedPageConfig {
-  code: string | null;
-  token: string | null;
-  name: string | null;
-  nameFixed: boolean;
-  features: { chat: boolean; participants: boolean; screenshare: boolean };
-  parentOrigin: string | null;
-  error: import('../../../embed/sdk/src/protocol').EmbedErrorReason | null;
-}
+import type { EmbedPageConfig } from '../../../service/src/embed/embed-page.protocol';
+export type { EmbedPageConfig };
 
 /** The embed config of this page, or null when it is the plain room page at /m/<code>. */
 export function readEmbedConfig(): EmbedPageConfig | null {
