@@ -89,9 +89,23 @@ export async function call(
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + pathAndQuery, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const send = () => fetch(url + pathAndQuery, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res: Response;
+  try {
+    res = await send();
+  } catch (error) {
+    // A pooled connection the service closed after its 5 s keep-alive, reused because a synchronous CLI call kept
+    // this process from noticing: the request never reached the service, so a GET may go again on a new one.
+    if (method !== 'GET' || !isClosedByPeer(error)) throw error;
+    res = await send();
+  }
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+function isClosedByPeer(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return cause?.code === 'UND_ERR_SOCKET';
 }
 
 /** True while a process with this pid exists (signal 0 only checks). */
