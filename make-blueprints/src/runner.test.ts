@@ -1,7 +1,7 @@
 import { startTestServer, type TestServer, startReceiver, type TestReceiver } from '@svc/service/testing';
 import { newWebhookSecret, signDelivery, svcSignature } from '@svc/connectors';
 import { loadBlueprint, type Blueprint } from './blueprint';
-import { runBlueprint, RunError, type Bundle, type RunOptions, type RunResult } from './runner';
+import { runBlueprint, RunError, webhookBundleOf, type Bundle, type RunOptions, type RunResult } from './runner';
 
 const API = '/api/v1/public';
 const SECRET = newWebhookSecret();
@@ -11,7 +11,7 @@ let key: string;
 let sheet: TestReceiver;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
   key = server.key();
   sheet = await startReceiver();
 });
@@ -285,6 +285,48 @@ describe('event-to-sheet-row.blueprint.json with signed svc deliveries', () => {
       },
     ]);
     expect(sheet.requests.at(-1)!.headers['content-type']).toBe('application/json');
+  });
+
+  it("verifies a real delivery of the svc delivery worker, sent with the endpoint's x-make-apikey header, as Make receives it", async () => {
+    const hook = await startReceiver();
+    const worker = server.deliveryWorker({ random: () => 0.5 });
+    try {
+      const endpoint = await api('POST', '/webhook-endpoints', {
+        url: hook.url,
+        events: ['registration.created'],
+        headers: { 'x-make-apikey': 'make-hook-key-7c41' },
+      });
+      expect(endpoint.body.headers).toEqual(['x-make-apikey']);
+      await register('sheet-2026', `worker-${Date.now()}@example.com`);
+      await worker.runOnce();
+      expect(hook.requests).toHaveLength(1);
+      const trigger = webhookBundleOf({ method: 'POST', headers: hook.requests[0]!.headers, rawBody: hook.requests[0]!.rawBody });
+      expect(trigger.__IMTHEADERS__).toContainEqual({ name: 'x-make-apikey', value: 'make-hook-key-7c41' });
+      const sent = sheet.requests.length;
+      const signedAt = Number(hook.requests[0]!.headers['x-svc-timestamp']) * 1000;
+      const result = await runBlueprint(loadBlueprint(FILE), {
+        placeholders: { ...placeholders(), YOUR_SVC_WEBHOOK_SECRET: endpoint.body.secret },
+        keychain: keychain(),
+        trigger,
+        now: () => signedAt,
+      });
+      expect(result.response).toMatchObject({ status: 200 });
+      expect(sheet.requests).toHaveLength(sent + 1);
+    } finally {
+      await worker.stop();
+      await hook.close();
+    }
+  });
+
+  it('refuses a trigger that breaks the assumptions of the check: a parsed body, or header names not in lower case', async () => {
+    const { rawBody } = await realEvent();
+    const parsed = { ...delivery(rawBody), value: JSON.parse(rawBody) as unknown };
+    await expect(runSheet(parsed)).rejects.toThrow(
+      new RunError(1, 'the webhook declares JSON pass-through: the raw body must arrive as text in `value`'),
+    );
+    const cased = delivery(rawBody);
+    cased.__IMTHEADERS__ = (cased.__IMTHEADERS__ as { name: string; value: string }[]).map((h) => ({ ...h, name: h.name.toUpperCase() }));
+    await expect(runSheet(cased)).rejects.toThrow(new RunError(1, 'header names arrive in lower case, not "CONTENT-TYPE"'));
   });
 
   it.each([

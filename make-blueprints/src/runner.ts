@@ -320,8 +320,42 @@ function addRecord(module: BlueprintModule, mapper: Record<string, unknown>, run
   return [{ key }];
 }
 
+/**
+ * The bundle a Custom webhook with JSON pass-through and "Get request headers" on hands on, as the README assumes Make
+ * builds it: the exact body bytes decoded as UTF-8 into `value`, each header as `{name, value}` with a lower-case name.
+ */
+export function webhookBundleOf(request: {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}): Bundle {
+  return {
+    value: request.rawBody.toString('utf8'),
+    __IMTHEADERS__: Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [{ name: name.toLowerCase(), value: Array.isArray(value) ? value.join(', ') : value }],
+    ),
+    __IMTMETHOD__: request.method,
+  };
+}
+
+/** Refuses a trigger bundle that breaks what the signature check assumes: the raw body as text, header names in lower case. */
+function checkPassThrough(module: BlueprintModule, trigger: Bundle): void {
+  const fields = new Set((module.metadata.interface ?? []).map((field) => field.name));
+  if (fields.has('value') && typeof trigger.value !== 'string') {
+    throw new RunError(module.id, 'the webhook declares JSON pass-through: the raw body must arrive as text in `value`');
+  }
+  if (!fields.has('__IMTHEADERS__')) return;
+  const headers = trigger.__IMTHEADERS__;
+  if (!Array.isArray(headers) || !headers.every((h) => isRecord(h) && typeof h.name === 'string' && typeof h.value === 'string')) {
+    throw new RunError(module.id, 'the webhook declares "Get request headers": __IMTHEADERS__ must be a list of {name, value}');
+  }
+  const upper = headers.find((h) => (h as { name: string }).name !== (h as { name: string }).name.toLowerCase());
+  if (upper) throw new RunError(module.id, `header names arrive in lower case, not ${JSON.stringify((upper as { name: string }).name)}`);
+}
+
 function webhookTrigger(module: BlueprintModule, _mapper: Record<string, unknown>, run: Run): Bundle[] {
   if (!run.trigger) throw new RunError(module.id, 'a webhook scenario needs the trigger bundle (what the webhook received)');
+  checkPassThrough(module, run.trigger);
   return [run.trigger];
 }
 
