@@ -169,7 +169,7 @@ describe('actions', () => {
       ).rejects.toThrow(/email must be an email address/);
     });
 
-    it('registers once when Zapier replays the step, also with a Deduplication ID', async () => {
+    it('registers once when Zapier replays the step: with a Deduplication ID the replay answers as the first run did', async () => {
       const inputData = { slug: 'zap-onboarding', email: 'replay@example.com', name: 'Replay', dedupe_id: 'row-7' };
       const first = await appTester(registerParticipant, { authData: auth, inputData });
       const replay = await appTester(registerParticipant, { authData: auth, inputData });

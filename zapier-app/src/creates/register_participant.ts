@@ -39,7 +39,8 @@ export const registrationSample: RegistrationResult = {
 
 /**
  * Registers the person; registering an email again returns its existing registration (svc answers 200 instead of 201).
- * The webinar and the email name the registration, so they (or a Deduplication ID) make the Idempotency-Key.
+ * svc registers an email once, so only a Deduplication ID adds an Idempotency-Key (a replay then answers exactly as the first run);
+ * without one, a second run for the same email reads `already_registered: true`.
  */
 export async function registerParticipant(z: ZObject, bundle: Bundle): Promise<RegistrationResult> {
   const slug = optionalText(bundle.inputData.slug) ?? '';
@@ -49,7 +50,7 @@ export async function registerParticipant(z: ZObject, bundle: Bundle): Promise<R
     url: apiUrl(bundle, `/webinars/${encodeURIComponent(slug)}/registrations`),
     method: 'POST',
     body,
-    headers: idempotencyHeader(bundle, 'register_participant', dedupe !== undefined ? ['dedupe', dedupe] : ['body', slug, body]),
+    headers: idempotencyHeader(bundle, 'register_participant', dedupe !== undefined ? ['dedupe', dedupe] : null),
   });
   return { ...response.data, already_registered: response.status === 200 };
 }
