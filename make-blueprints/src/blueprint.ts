@@ -43,7 +43,6 @@ export interface Blueprint {
 /** The placeholder texts a user replaces after import, each with what it stands for. */
 export const PLACEHOLDERS: Record<string, string> = {
   YOUR_SVC_BASE_URL: 'the base URL of your svc, e.g. https://meet.example.com',
-  YOUR_SVC_API_KEY: 'an svc API key (svc_sk_...) with the scopes the scenario needs',
   YOUR_SVC_WEBHOOK_SECRET: 'the signing secret (whsec_...) shown when you created the svc webhook endpoint',
   YOUR_SHEET_ENDPOINT_URL: 'the URL that appends a row to your sheet (an Apps Script web app, a Sheets-like API, ...)',
 };

@@ -61,8 +61,8 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a module version the table does not know', () => {
-    expect(planted(CREATE_MEETING, (b) => (b.flow[4]!.version = 4))).toEqual([
-      { path: 'flow[4].version', message: 'http:ActionSendData is version 3, not 4' },
+    expect(planted(CREATE_MEETING, (b) => (b.flow[4]!.version = 3))).toEqual([
+      { path: 'flow[4].version', message: 'http:MakeRequest is version 4, not 3' },
     ]);
   });
 
@@ -80,29 +80,29 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a field an iterated event does not have', () => {
-    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 0)[1]!.mapper!.object = '{{7.data.meeting.titel}}'));
+    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[2], 1)[1], 1)[1]!.mapper!.object = '{{10.data.meeting.titel}}'));
     expect(problems).toEqual([
       {
-        path: 'flow[1].routes[1].flow[1].routes[0].flow[1].mapper.object',
-        message: '{{7.data.meeting.titel}}: module 7 outputs no field "data.meeting.titel"',
+        path: 'flow[2].routes[1].flow[1].routes[1].flow[1].mapper.object',
+        message: '{{10.data.meeting.titel}}: module 10 outputs no field "data.meeting.titel"',
       },
     ]);
   });
 
   it('catches a step into an array without map() or an iterator', () => {
-    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 1)[0]!.mapper!.data = { cursor: '{{5.data.data.id}}' }));
+    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[2], 1)[1], 2)[0]!.mapper!.data = { cursor: '{{6.data.data.id}}' }));
     expect(problems).toEqual([
       {
-        path: 'flow[1].routes[1].flow[1].routes[1].flow[0].mapper.data.cursor',
-        message: '{{5.data.data.id}}: module 5 has data.data as an array: use map() or an iterator',
+        path: 'flow[2].routes[1].flow[1].routes[2].flow[0].mapper.data.cursor',
+        message: '{{6.data.data.id}}: module 6 has data.data as an array: use map() or an iterator',
       },
     ]);
   });
 
   it('catches an iterator over something that is not an array', () => {
-    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[1], 1)[1], 0)[0]!.mapper!.array = '{{5.data.next_cursor}}'));
+    const problems = planted(FEED, (b) => (routeOf(routeOf(b.flow[2], 1)[1], 1)[0]!.mapper!.array = '{{6.data.next_cursor}}'));
     expect(problems).toContainEqual({
-      path: 'flow[1].routes[1].flow[1].routes[0].flow[0].mapper',
+      path: 'flow[2].routes[1].flow[1].routes[1].flow[0].mapper',
       message: 'the iterated value must be an array, not text',
     });
   });
@@ -114,8 +114,8 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a missing HTTP mapper field', () => {
-    expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.qs)).toEqual([
-      { path: 'flow[4].mapper.qs', message: 'is missing (must be an array of {name, value})' },
+    expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.queryParameters)).toEqual([
+      { path: 'flow[4].mapper.queryParameters', message: 'is missing (must be an array of {name, value})' },
     ]);
     expect(planted(CREATE_MEETING, (b) => delete b.flow[4]!.mapper!.method)).toContainEqual({
       path: 'flow[4].mapper.method',
@@ -130,17 +130,51 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches an HTTP body that is not JSON around its formulas', () => {
-    expect(planted(REGISTER, (b) => (b.flow[3]!.mapper!.data = '{"email": {{2.json}} "name": {{3.json}}}'))).toEqual([
-      { path: 'flow[3].mapper.data', message: 'is not JSON once each {{...}} is replaced by a value' },
+    expect(planted(REGISTER, (b) => (b.flow[3]!.mapper!.jsonStringBodyContent = '{"email": {{2.json}} "name": {{3.json}}}'))).toEqual([
+      { path: 'flow[3].mapper.jsonStringBodyContent', message: 'is not JSON once each {{...}} is replaced by a value' },
     ]);
   });
 
-  it('catches an svc call without the API key and a placeholder typo', () => {
-    const problems = planted(REGISTER, (b) => (b.flow[3]!.mapper!.headers = [{ name: 'Authorization', value: 'Bearer YOUR_SVC_KEY' }]));
+  it('catches an svc call that pastes the key into a header instead of the keychain, and a placeholder typo', () => {
+    const problems = planted(REGISTER, (b) => {
+      b.flow[3]!.parameters = { authenticationType: 'noAuth', tlsType: '' };
+      b.flow[3]!.mapper!.headers = [{ name: 'Authorization', value: 'Bearer YOUR_SVC_KEY' }];
+    });
     expect(problems).toEqual([
-      { path: 'flow[3].mapper.headers', message: 'an svc call must send Authorization: Bearer YOUR_SVC_API_KEY' },
+      {
+        path: 'flow[3].mapper.headers[0]',
+        message: 'an Authorization header keeps a credential in the scenario; use the keychain (authenticationType apiKey)',
+      },
+      {
+        path: 'flow[3].parameters.authenticationType',
+        message: 'an svc call must authenticate with the svc API key keychain (authenticationType apiKey)',
+      },
       { path: 'flow[3].mapper.headers[0].value', message: expect.stringContaining('unknown placeholder YOUR_SVC_KEY') },
     ]);
+  });
+
+  it('catches the legacy HTTP module, account-bound ids, exporter-only metadata and live credentials', () => {
+    const problems = planted(CREATE_MEETING, (b) => {
+      b.flow[0]!.parameters = { hook: 1234567, maxResults: 1 };
+      b.flow[4]!.parameters = { authenticationType: 'apiKey', tlsType: '', apiKeyKeychain: 98765 };
+      (b.flow[1]!.metadata as Record<string, unknown>).designer = { x: 0, y: 0, samples: { title: 'Real customer data' } };
+      (b as unknown as Record<string, unknown>).scheduling = { type: 'immediately' };
+      b.flow[2]!.mapper!.object = 'svc_sk_live0123456789abcdef';
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { path: 'flow[0].parameters.hook', message: 'names something in one Make account; ship 0 and re-pick it after import' },
+        { path: 'flow[4].parameters.apiKeyKeychain', message: 'names something in one Make account; ship 0 and re-pick it after import' },
+        { path: 'flow[1].metadata.designer.samples', message: 'is exporter-only metadata of one account; remove it' },
+        { path: 'scheduling', message: 'is exporter-only metadata of one account; remove it' },
+        { path: 'flow[2].mapper.object', message: 'holds a live svc key or webhook secret; use a keychain or a placeholder' },
+      ]),
+    );
+    const legacy = planted(CREATE_MEETING, (b) => (b.flow[4]!.module = 'http:ActionSendData'));
+    expect(legacy).toContainEqual({
+      path: 'flow[4].module',
+      message: "http:ActionSendData is Make's legacy HTTP app; use http:MakeRequest (HTTP v4) with a keychain",
+    });
   });
 
   it('catches a call to an svc endpoint it does not know', () => {
@@ -192,7 +226,7 @@ describe('checkBlueprint on planted errors', () => {
 
   it('catches scenario metadata that contradicts the first module', () => {
     expect(planted(FEED, (b) => (b.metadata.instant = true))).toEqual([
-      { path: 'metadata.instant', message: 'must be false for a scenario whose first module is datastore:GetRecord' },
+      { path: 'metadata.instant', message: 'must be false for a scenario whose first module is builtin:BasicRepeater' },
     ]);
   });
 

@@ -3,7 +3,7 @@ import { collect, ExpressionError, parseTemplate, type Expr } from './expression
 import { fieldAt, isFieldList, type Field } from './fields';
 import { FILTER_OPERATORS, takesOperand } from './filters';
 import { MAKE_FUNCTIONS, MAKE_VARIABLES } from './functions';
-import { MODULES, type ModuleSpec } from './modules';
+import { HTTP_KEYCHAIN_PARAMETERS, MODULES, type ModuleSpec } from './modules';
 import { checkShape, isArray, isBoolean, isNumber, isObject, isRecord, isText, join, oneOf, type Problem, type Rule } from './shape';
 
 export type { Problem } from './shape';
@@ -39,8 +39,69 @@ export function checkBlueprint(input: unknown): Problem[] {
   const walk: Walk = { problems: [], idPaths: new Map(), allIds: new Set(moduleIds(input.flow)) };
   walk.problems.push(...checkTopLevel(input));
   if (Array.isArray(input.flow)) checkFlow(input.flow, 'flow', new Map(), walk);
-  walk.problems.push(...checkPlaceholders(input, ''));
+  walk.problems.push(...checkPlaceholders(input, ''), ...checkPortable(input, ''));
   return walk.problems;
+}
+
+/** Module names of Make's legacy HTTP app (v3), which keeps credentials in headers: the blueprints use HTTP v4's `http:MakeRequest`. */
+const LEGACY_MODULES: Record<string, string> = {
+  'http:ActionSendData': 'http:MakeRequest (HTTP v4) with a keychain',
+  'http:ActionSendDataBasicAuth': 'http:MakeRequest (HTTP v4) with a basic-auth keychain',
+  'http:ActionSendDataAPIKeyAuth': 'http:MakeRequest (HTTP v4) with an API key keychain',
+};
+
+/** Parameters naming things that exist only in the exporting account: a shipped blueprint leaves them 0, to be picked after import. */
+const ACCOUNT_BOUND_PARAMETERS = new Set(['hook', 'datastore', 'account', 'connection', '__IMTCONN__', ...HTTP_KEYCHAIN_PARAMETERS]);
+
+/** Keys an export from a live scenario may carry that describe that account or its runs, never the scenario itself. */
+const EXPORTER_ONLY_KEYS = new Set([
+  'samples',
+  'scheduling',
+  'teamId',
+  'organizationId',
+  'scenarioId',
+  'hookId',
+  'created',
+  'lastEdit',
+  'messages',
+]);
+
+/** Text that is a live credential rather than a placeholder. */
+const CREDENTIAL = /svc_sk_[A-Za-z0-9]|whsec_[A-Za-z0-9+/]/;
+
+/** Rules that make a blueprint portable: no legacy HTTP module, no account-bound id, no exporter-only metadata, no live credential. */
+function checkPortable(value: unknown, path: string): Problem[] {
+  const problems: Problem[] = [];
+  const visit = (node: unknown, at: string) => {
+    if (typeof node === 'string' && CREDENTIAL.test(node))
+      problems.push({ path: at, message: 'holds a live svc key or webhook secret; use a keychain or a placeholder' });
+    if (Array.isArray(node)) node.forEach((item, i) => visit(item, `${at}[${i}]`));
+    if (!isRecord(node)) return;
+    const isModule = typeof node.module === 'string' && typeof node.id === 'number';
+    if (isModule && String(node.module) in LEGACY_MODULES) {
+      problems.push({
+        path: join(at, 'module'),
+        message: `${String(node.module)} is Make's legacy HTTP app; use ${LEGACY_MODULES[String(node.module)]}`,
+      });
+    }
+    if (isModule && isRecord(node.parameters)) {
+      for (const [name, item] of Object.entries(node.parameters)) {
+        if (ACCOUNT_BOUND_PARAMETERS.has(name) && item !== 0 && item !== '') {
+          problems.push({
+            path: join(join(at, 'parameters'), name),
+            message: 'names something in one Make account; ship 0 and re-pick it after import',
+          });
+        }
+      }
+    }
+    for (const [child, item] of Object.entries(node)) {
+      const childPath = join(at, child);
+      if (EXPORTER_ONLY_KEYS.has(child)) problems.push({ path: childPath, message: 'is exporter-only metadata of one account; remove it' });
+      visit(item, childPath);
+    }
+  };
+  visit(value, path);
+  return problems;
 }
 
 function checkTopLevel(blueprint: Record<string, unknown>): Problem[] {

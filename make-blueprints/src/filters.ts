@@ -13,6 +13,8 @@ export const FILTER_OPERATORS: Record<string, (a: unknown, b: unknown) => boolea
   'text:notequal': (a, b) => textOf(a) !== textOf(b),
   'text:contain': (a, b) => textOf(a).includes(textOf(b)),
   'text:notcontain': (a, b) => !textOf(a).includes(textOf(b)),
+  'number:equal': (a, b) => numeric(a) === numeric(b),
+  'number:notequal': (a, b) => !Number.isNaN(numeric(a)) && numeric(a) !== numeric(b),
   'number:greater': (a, b) => numeric(a) > numeric(b),
   'number:less': (a, b) => numeric(a) < numeric(b),
   'number:greaterorequal': (a, b) => numeric(a) >= numeric(b),

@@ -64,7 +64,16 @@ export const MAKE_FUNCTIONS: Record<string, MakeFunction> = {
   first: { minArgs: 1, maxArgs: 1, apply: first },
   ifempty: { minArgs: 2, maxArgs: 2, apply: ([value, fallback]) => (isEmpty(value) ? fallback : value) },
   encodeURL: { minArgs: 1, maxArgs: 1, apply: ([text]) => encodeURIComponent(textOf(text)) },
+  length: { minArgs: 1, maxArgs: 1, apply: ([value]) => (Array.isArray(value) ? value.length : textOf(value).length) },
+  min: { minArgs: 1, maxArgs: Infinity, apply: (args) => Math.min(...args.flat().map(minOperand)) },
 };
+
+function minOperand(value: unknown): number {
+  const n = Number(value);
+  if (value === '' || value === null || value === undefined || !Number.isFinite(n))
+    throw new MakeFunctionError(`min: ${JSON.stringify(value)} is not a number`);
+  return n;
+}
 
 /** The Make variables the shipped blueprints use; `timestamp` is the current Unix time in whole seconds. */
 export const MAKE_VARIABLES: Record<string, (nowMs: number) => unknown> = {

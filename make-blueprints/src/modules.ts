@@ -37,8 +37,8 @@ export interface ModuleSpec {
   outputs?(module: Record<string, unknown>, resolve: Resolve): Field[] | string;
 }
 
-/** The Make authorization header every svc call carries. */
-const SVC_AUTHORIZATION = { name: 'Authorization', value: 'Bearer YOUR_SVC_API_KEY' };
+/** The parameters of an HTTP v4 module that name account-bound things (keychains); a shipped blueprint leaves them 0, to be picked after import. */
+export const HTTP_KEYCHAIN_PARAMETERS = ['apiKeyKeychain', 'basicAuthKeychain', 'oauthKeychain', 'certificateKeychain', 'proxyKeychain'];
 
 const nameValue = listOf({ name: isText, value: isText });
 
@@ -46,9 +46,13 @@ const HTTP_MAPPER: Record<string, Rule> = {
   url: isText,
   method: oneOf('get', 'post', 'put', 'patch', 'delete'),
   headers: nameValue,
-  qs: nameValue,
-  bodyType: oneOf('', 'raw'),
+  queryParameters: nameValue,
+  contentType: oneOf('', 'json'),
   parseResponse: isBoolean,
+  stopOnHttpError: isBoolean,
+  allowRedirects: isBoolean,
+  shareCookies: isBoolean,
+  requestCompressedContent: isBoolean,
 };
 
 function mapperOf(module: Record<string, unknown>): Record<string, unknown> {
@@ -57,15 +61,32 @@ function mapperOf(module: Record<string, unknown>): Record<string, unknown> {
 
 function checkHttp(module: Record<string, unknown>, path: string): Problem[] {
   const mapper = mapperOf(module);
-  const problems = mapper.bodyType === 'raw' ? checkShape(mapper, { contentType: isText, data: isText }, `${path}.mapper`) : [];
-  if (mapper.bodyType === 'raw' && mapper.contentType === 'application/json' && typeof mapper.data === 'string') {
-    problems.push(...checkJsonBody(mapper.data, `${path}.mapper.data`));
+  const parameters = isRecord(module.parameters) ? module.parameters : {};
+  const problems: Problem[] = [];
+  if (mapper.contentType === 'json') {
+    problems.push(...checkShape(mapper, { inputMethod: oneOf('jsonString'), jsonStringBodyContent: isText }, `${path}.mapper`));
+    if (typeof mapper.jsonStringBodyContent === 'string')
+      problems.push(...checkJsonBody(mapper.jsonStringBodyContent, `${path}.mapper.jsonStringBodyContent`));
   }
-  if (typeof mapper.url === 'string' && isSvcUrl(mapper.url)) problems.push(...checkSvcCall(mapper, path));
+  if (parameters.authenticationType === 'apiKey' && parameters.apiKeyKeychain === undefined) {
+    problems.push({
+      path: `${path}.parameters.apiKeyKeychain`,
+      message: 'is missing (an API key request names its keychain, 0 until picked)',
+    });
+  }
+  for (const [i, header] of (Array.isArray(mapper.headers) ? mapper.headers : []).entries()) {
+    if (isRecord(header) && String(header.name).toLowerCase() === 'authorization') {
+      problems.push({
+        path: `${path}.mapper.headers[${i}]`,
+        message: 'an Authorization header keeps a credential in the scenario; use the keychain (authenticationType apiKey)',
+      });
+    }
+  }
+  if (typeof mapper.url === 'string' && isSvcUrl(mapper.url)) problems.push(...checkSvcCall(mapper, parameters, path));
   return problems;
 }
 
-function checkSvcCall(mapper: Record<string, unknown>, path: string): Problem[] {
+function checkSvcCall(mapper: Record<string, unknown>, parameters: Record<string, unknown>, path: string): Problem[] {
   const problems: Problem[] = [];
   if (!svcResponseFields(String(mapper.method), String(mapper.url))) {
     problems.push({
@@ -73,11 +94,10 @@ function checkSvcCall(mapper: Record<string, unknown>, path: string): Problem[] 
       message: `${String(mapper.method).toUpperCase()} ${String(mapper.url)} is not an svc endpoint the checker knows`,
     });
   }
-  const headers = Array.isArray(mapper.headers) ? mapper.headers : [];
-  if (!headers.some((h) => isRecord(h) && h.name === SVC_AUTHORIZATION.name && h.value === SVC_AUTHORIZATION.value)) {
+  if (parameters.authenticationType !== 'apiKey') {
     problems.push({
-      path: `${path}.mapper.headers`,
-      message: `an svc call must send ${SVC_AUTHORIZATION.name}: ${SVC_AUTHORIZATION.value}`,
+      path: `${path}.parameters.authenticationType`,
+      message: 'an svc call must authenticate with the svc API key keychain (authenticationType apiKey)',
     });
   }
   return problems;
@@ -142,13 +162,20 @@ export const MODULES: Record<string, ModuleSpec> = {
     mapper: { status: either(isText, isNumber), body: isText, headers: listOf({ key: isText, value: isText }) },
     outputs: () => [],
   },
-  'http:ActionSendData': {
-    version: 3,
-    parameters: { handleErrors: isBoolean },
+  'http:MakeRequest': {
+    version: 4,
+    parameters: { authenticationType: oneOf('noAuth', 'apiKey'), tlsType: oneOf('') },
     mapper: HTTP_MAPPER,
     check: checkHttp,
     outputs: httpOutputs,
   },
+  'builtin:BasicRepeater': {
+    version: 1,
+    parameters: {},
+    mapper: { start: either(isText, isNumber), repeats: either(isText, isNumber), step: either(isText, isNumber) },
+    outputs: () => [number('i')],
+  },
+  'util:FunctionSleep': { version: 1, parameters: {}, mapper: { duration: either(isText, isNumber) }, outputs: () => [] },
   'util:SetVariables': {
     version: 1,
     parameters: {},

@@ -1,7 +1,7 @@
 import { startTestServer, type TestServer, startReceiver, type TestReceiver } from '@svc/service/testing';
 import { newWebhookSecret, signDelivery, svcSignature } from '@svc/connectors';
 import { loadBlueprint, type Blueprint } from './blueprint';
-import { runBlueprint, RunError, type Bundle, type RunResult } from './runner';
+import { runBlueprint, RunError, webhookBundleOf, type Bundle, type RunOptions, type RunResult } from './runner';
 
 const API = '/api/v1/public';
 const SECRET = newWebhookSecret();
@@ -11,7 +11,7 @@ let key: string;
 let sheet: TestReceiver;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
   key = server.key();
   sheet = await startReceiver();
 });
@@ -22,11 +22,22 @@ afterAll(async () => {
 });
 
 function placeholders(): Record<string, string> {
-  return { YOUR_SVC_BASE_URL: server.url, YOUR_SVC_API_KEY: key, YOUR_SVC_WEBHOOK_SECRET: SECRET, YOUR_SHEET_ENDPOINT_URL: sheet.url };
+  return { YOUR_SVC_BASE_URL: server.url, YOUR_SVC_WEBHOOK_SECRET: SECRET, YOUR_SHEET_ENDPOINT_URL: sheet.url };
 }
 
-function run(file: string, trigger?: Bundle, dataStore?: Map<string, Bundle>, now?: () => number): Promise<RunResult> {
-  return runBlueprint(loadBlueprint(file), { placeholders: placeholders(), trigger, dataStore, now });
+/** The svc API key keychain as the README tells users to create it: header Authorization, key `Bearer svc_sk_...`. */
+function keychain(k = key): { name: string; key: string } {
+  return { name: 'Authorization', key: `Bearer ${k}` };
+}
+
+function run(
+  file: string,
+  trigger?: Bundle,
+  dataStore?: Map<string, Bundle>,
+  now?: () => number,
+  more: Partial<RunOptions> = {},
+): Promise<RunResult> {
+  return runBlueprint(loadBlueprint(file), { placeholders: placeholders(), keychain: keychain(), trigger, dataStore, now, ...more });
 }
 
 async function api(method: string, path: string, body?: unknown) {
@@ -126,6 +137,7 @@ describe('register-webinar-participant.blueprint.json against svc', () => {
 
 describe('poll-event-feed.blueprint.json against svc', () => {
   const FILE = 'poll-event-feed.blueprint.json';
+  const feed = (since: string) => `${server.url}${API}/events?since=${since}&limit=100`;
 
   it('starts at the newest event, then posts exactly the newer events as rows, in order', async () => {
     await createWebinar('feed-2026');
@@ -137,14 +149,15 @@ describe('poll-event-feed.blueprint.json against svc', () => {
     const first = await run(FILE, undefined, store);
     const [newest] = await newestEvents(1);
     expect(first.requests.map((r) => r.url)).toEqual([`${server.url}${API}/events?limit=1`]);
-    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newest!.id });
+    expect(first.requests[0]!.headers).toEqual({ Authorization: `Bearer ${key}` });
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newest!.id, last_count: '0', last_error: '' });
     expect(sheet.requests).toHaveLength(sent);
 
     await register('feed-2026', 'three@example.com');
     await register('feed-2026', 'four@example.com');
     const second = await run(FILE, undefined, store);
     const newer = (await newestEvents(2)).reverse();
-    expect(second.requests[0]!.url).toBe(`${server.url}${API}/events?since=${newest!.id}&limit=100`);
+    expect(second.requests[0]!.url).toBe(feed(newest!.id));
     expect(rowsSince(sent)).toEqual(
       newer.map((e) => ({
         event_id: e.id,
@@ -154,12 +167,71 @@ describe('poll-event-feed.blueprint.json against svc', () => {
         title: 'Webinar feed-2026',
       })),
     );
-    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id });
+    // A page of 2 is the last one: the other nine repeats read nothing.
+    expect(second.requests.filter((r) => r.url.includes('/events'))).toHaveLength(1);
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id, last_count: 2, last_error: '' });
 
     const third = await run(FILE, undefined, store);
-    expect(third.requests.map((r) => r.url)).toEqual([`${server.url}${API}/events?since=${newer[1]!.id}&limit=100`]);
+    expect(third.requests.map((r) => r.url)).toEqual([feed(newer[1]!.id)]);
     expect(sheet.requests).toHaveLength(sent + 2);
-    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id });
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: newer[1]!.id, last_count: 0, last_error: '' });
+  });
+
+  it('drains more than 100 new events in one run by following next_cursor, page after page', async () => {
+    const store = new Map<string, Bundle>();
+    await run(FILE, undefined, store);
+    const start = store.get('svc-feed-cursor')!.cursor as string;
+    await createWebinar('feed-drain');
+    for (let i = 0; i < 229; i++) await register('feed-drain', `drain-${i}@example.com`);
+    const sent = sheet.requests.length;
+    const result = await run(FILE, undefined, store);
+    const pages = result.requests.filter((r) => r.url.includes('/events'));
+    expect(pages).toHaveLength(3);
+    expect(pages[0]!.url).toBe(feed(start));
+    const rows = rowsSince(sent) as { event_id: string }[];
+    // 229 registration.created events (creating the webinar emits none).
+    expect(rows).toHaveLength(229);
+    expect(new Set(rows.map((r) => r.event_id)).size).toBe(229);
+    expect(rows.map((r) => r.event_id)).toEqual([...rows.map((r) => r.event_id)].sort());
+    expect(pages[1]!.url).toBe(feed(rows[99]!.event_id));
+    expect(pages[2]!.url).toBe(feed(rows[199]!.event_id));
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: rows[228]!.event_id, last_count: 29, last_error: '' });
+  }, 60_000);
+
+  it('waits Retry-After on a 429 and reads the same page again, losing and repeating nothing', async () => {
+    const limited = server.key(undefined, { rateLimited: true });
+    const store = new Map<string, Bundle>();
+    await run(FILE, undefined, store, undefined, { keychain: keychain(limited) });
+    const cursor = store.get('svc-feed-cursor')!.cursor as string;
+    await createWebinar('feed-429');
+    await register('feed-429', 'late@example.com');
+    // Use up the key's 20 requests of this second (the test server's clock stands still until the sleep moves it).
+    for (let i = 0; i < 19; i++) await server.request('GET', `${API}/me`, { key: limited });
+    const slept: number[] = [];
+    const sleep = async (seconds: number) => {
+      slept.push(seconds);
+      server.clock.advance(seconds * 1000);
+    };
+    const sent = sheet.requests.length;
+    const result = await run(FILE, undefined, store, undefined, { keychain: keychain(limited), sleep });
+    const pages = result.requests.filter((r) => r.url.includes('/events'));
+    expect(pages.map((r) => [r.url, r.statusCode])).toEqual([
+      [feed(cursor), 429],
+      [feed(cursor), 200],
+    ]);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThanOrEqual(1);
+    expect((rowsSince(sent) as { event_id: string }[]).map((r) => r.event_id)).toEqual([(await newestEvents(1))[0]!.id]);
+    expect(store.get('svc-feed-cursor')).toMatchObject({ last_count: 1, last_error: '' });
+  });
+
+  it('records a refusal in the data store and keeps the cursor', async () => {
+    const store = new Map<string, Bundle>();
+    await run(FILE, undefined, store);
+    const before = store.get('svc-feed-cursor')!;
+    const result = await run(FILE, undefined, store, undefined, { keychain: { name: 'Authorization', key: 'Bearer svc_sk_unknown' } });
+    expect(result.requests.map((r) => r.statusCode)).toEqual([401]);
+    expect(store.get('svc-feed-cursor')).toEqual({ cursor: before.cursor, last_count: '0', last_error: 'svc answered 401' });
   });
 });
 
@@ -213,6 +285,48 @@ describe('event-to-sheet-row.blueprint.json with signed svc deliveries', () => {
       },
     ]);
     expect(sheet.requests.at(-1)!.headers['content-type']).toBe('application/json');
+  });
+
+  it("verifies a real delivery of the svc delivery worker, sent with the endpoint's x-make-apikey header, as Make receives it", async () => {
+    const hook = await startReceiver();
+    const worker = server.deliveryWorker({ random: () => 0.5 });
+    try {
+      const endpoint = await api('POST', '/webhook-endpoints', {
+        url: hook.url,
+        events: ['registration.created'],
+        headers: { 'x-make-apikey': 'make-hook-key-7c41' },
+      });
+      expect(endpoint.body.headers).toEqual(['x-make-apikey']);
+      await register('sheet-2026', `worker-${Date.now()}@example.com`);
+      await worker.runOnce();
+      expect(hook.requests).toHaveLength(1);
+      const trigger = webhookBundleOf({ method: 'POST', headers: hook.requests[0]!.headers, rawBody: hook.requests[0]!.rawBody });
+      expect(trigger.__IMTHEADERS__).toContainEqual({ name: 'x-make-apikey', value: 'make-hook-key-7c41' });
+      const sent = sheet.requests.length;
+      const signedAt = Number(hook.requests[0]!.headers['x-svc-timestamp']) * 1000;
+      const result = await runBlueprint(loadBlueprint(FILE), {
+        placeholders: { ...placeholders(), YOUR_SVC_WEBHOOK_SECRET: endpoint.body.secret },
+        keychain: keychain(),
+        trigger,
+        now: () => signedAt,
+      });
+      expect(result.response).toMatchObject({ status: 200 });
+      expect(sheet.requests).toHaveLength(sent + 1);
+    } finally {
+      await worker.stop();
+      await hook.close();
+    }
+  });
+
+  it('refuses a trigger that breaks the assumptions of the check: a parsed body, or header names not in lower case', async () => {
+    const { rawBody } = await realEvent();
+    const parsed = { ...delivery(rawBody), value: JSON.parse(rawBody) as unknown };
+    await expect(runSheet(parsed)).rejects.toThrow(
+      new RunError(1, 'the webhook declares JSON pass-through: the raw body must arrive as text in `value`'),
+    );
+    const cased = delivery(rawBody);
+    cased.__IMTHEADERS__ = (cased.__IMTHEADERS__ as { name: string; value: string }[]).map((h) => ({ ...h, name: h.name.toUpperCase() }));
+    await expect(runSheet(cased)).rejects.toThrow(new RunError(1, 'header names arrive in lower case, not "CONTENT-TYPE"'));
   });
 
   it.each([
@@ -270,10 +384,33 @@ describe('runBlueprint refuses what it cannot do faithfully', () => {
 
   it('stops on an HTTP option it does not honour', async () => {
     const blueprint = loadBlueprint('create-meeting.blueprint.json');
-    blueprint.flow[4]!.mapper!.useMtls = true;
+    blueprint.flow[4]!.mapper!.shareCookies = true;
     const trigger = { title: 't', scheduled_at: '2026-12-01T10:00:00Z', duration_minutes: 30 };
-    await expect(runBlueprint(blueprint, { placeholders: placeholders(), trigger })).rejects.toThrow(
-      new RunError(5, 'the runner supports useMtls only as false'),
+    await expect(runBlueprint(blueprint, { placeholders: placeholders(), keychain: keychain(), trigger })).rejects.toThrow(
+      new RunError(5, 'the runner supports shareCookies only as false'),
+    );
+  });
+
+  it('stops on an API key request without a keychain, and on a Sleep longer than Make allows', async () => {
+    const trigger = { title: 't', scheduled_at: '2026-12-01T10:00:00Z', duration_minutes: 30 };
+    await expect(runBlueprint(loadBlueprint('create-meeting.blueprint.json'), { placeholders: placeholders(), trigger })).rejects.toThrow(
+      new RunError(5, 'an API key request needs the keychain (RunOptions.keychain)'),
+    );
+    const blueprint: Blueprint = {
+      ...loadBlueprint('create-meeting.blueprint.json'),
+      flow: [
+        {
+          id: 1,
+          module: 'util:FunctionSleep',
+          version: 1,
+          parameters: {},
+          mapper: { duration: '301' },
+          metadata: { designer: { x: 0, y: 0 } },
+        },
+      ],
+    };
+    await expect(runBlueprint(blueprint, { placeholders: {}, sleep: async () => undefined })).rejects.toThrow(
+      new RunError(1, 'the delay must be 0 to 300 seconds, not "301"'),
     );
   });
 });

@@ -17,6 +17,10 @@ export interface RunOptions {
   dataStore?: Map<string, Bundle>;
   /** The clock behind Make's `timestamp` variable, in milliseconds. */
   now?: () => number;
+  /** The API key keychain that `authenticationType: apiKey` modules use: its header name and key (as Make's keychain holds them). */
+  keychain?: { name: string; key: string };
+  /** What the Sleep module does; the default waits for real. Tests pass one that records the seconds. */
+  sleep?: (seconds: number) => Promise<void>;
 }
 
 /** One request an HTTP module sent, with the status it got back. */
@@ -60,6 +64,8 @@ interface Run {
   trigger?: Bundle;
   dataStore: Map<string, Bundle>;
   now: () => number;
+  keychain?: { name: string; key: string };
+  sleep: (seconds: number) => Promise<void>;
   result: RunResult;
 }
 
@@ -67,17 +73,19 @@ type Context = ReadonlyMap<number, Bundle>;
 
 type Executor = (module: BlueprintModule, mapper: Record<string, unknown>, run: Run) => Bundle[] | Promise<Bundle[]>;
 
-const HTTP_FIELDS = new Set(['url', 'method', 'headers', 'qs', 'bodyType', 'contentType', 'data', 'parseResponse']);
-const HTTP_DEFAULTS: Record<string, unknown> = {
-  serializeUrl: false,
-  shareCookies: false,
-  rejectUnauthorized: true,
-  followRedirect: true,
-  useQuerystring: false,
-  gzip: true,
-  useMtls: false,
-  timeout: '',
-};
+const HTTP_FIELDS = new Set([
+  'url',
+  'method',
+  'headers',
+  'queryParameters',
+  'contentType',
+  'inputMethod',
+  'jsonStringBodyContent',
+  'parseResponse',
+  'stopOnHttpError',
+]);
+const HTTP_DEFAULTS: Record<string, unknown> = { allowRedirects: true, shareCookies: false, requestCompressedContent: true };
+const SLEEP_MAX_SECONDS = 300;
 
 /** Runs a blueprint the way Make would, module by module and bundle by bundle, sending its HTTP modules' requests for real. */
 export async function runBlueprint(blueprint: Blueprint, options: RunOptions): Promise<RunResult> {
@@ -85,6 +93,8 @@ export async function runBlueprint(blueprint: Blueprint, options: RunOptions): P
     trigger: options.trigger,
     dataStore: options.dataStore ?? new Map(),
     now: options.now ?? Date.now,
+    keychain: options.keychain,
+    sleep: options.sleep ?? ((seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000))),
     result: { outputs: [], requests: [] },
   };
   await runFrom(withPlaceholders(blueprint.flow, options.placeholders), 0, new Map(), run);
@@ -203,32 +213,42 @@ function listOfPairs(value: unknown, key: string, moduleId: number): [string, st
   });
 }
 
-function checkHttpOptions(moduleId: number, mapper: Record<string, unknown>): void {
+function checkHttpOptions(module: BlueprintModule, mapper: Record<string, unknown>): void {
   for (const [option, value] of Object.entries(mapper)) {
     if (HTTP_FIELDS.has(option)) continue;
-    if (!(option in HTTP_DEFAULTS)) throw new RunError(moduleId, `the runner does not support the HTTP option ${option}`);
+    if (!(option in HTTP_DEFAULTS)) throw new RunError(module.id, `the runner does not support the HTTP option ${option}`);
     if (value !== HTTP_DEFAULTS[option])
-      throw new RunError(moduleId, `the runner supports ${option} only as ${JSON.stringify(HTTP_DEFAULTS[option])}`);
+      throw new RunError(module.id, `the runner supports ${option} only as ${JSON.stringify(HTTP_DEFAULTS[option])}`);
   }
-  if (mapper.bodyType !== 'raw' && mapper.bodyType !== '')
-    throw new RunError(moduleId, `the runner does not support the body type ${JSON.stringify(mapper.bodyType)}`);
+  if (mapper.contentType !== 'json' && mapper.contentType !== '' && mapper.contentType !== undefined)
+    throw new RunError(module.id, `the runner does not support the content type ${JSON.stringify(mapper.contentType)}`);
+  if (mapper.contentType === 'json' && mapper.inputMethod !== 'jsonString')
+    throw new RunError(module.id, 'the runner supports a JSON body only as a JSON string (inputMethod jsonString)');
+  const auth = module.parameters?.authenticationType;
+  if (auth !== 'noAuth' && auth !== 'apiKey')
+    throw new RunError(module.id, `the runner does not support the authentication type ${String(auth)}`);
 }
 
+/** HTTP v4 "Make a request": the keychain's header for an API key request; a 4xx/5xx is an error only with stopOnHttpError. */
 async function sendHttp(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Promise<Bundle[]> {
-  checkHttpOptions(module.id, mapper);
+  checkHttpOptions(module, mapper);
   const method = textOf(mapper.method).toUpperCase();
   const url = new URL(textOf(mapper.url));
-  for (const [name, value] of listOfPairs(mapper.qs, 'name', module.id)) url.searchParams.append(name, value);
-  const headers = Object.fromEntries(listOfPairs(mapper.headers, 'name', module.id));
+  for (const [name, value] of listOfPairs(mapper.queryParameters ?? [], 'name', module.id)) url.searchParams.append(name, value);
+  const headers = Object.fromEntries(listOfPairs(mapper.headers ?? [], 'name', module.id));
+  if (module.parameters?.authenticationType === 'apiKey') {
+    if (!run.keychain) throw new RunError(module.id, 'an API key request needs the keychain (RunOptions.keychain)');
+    headers[run.keychain.name] = run.keychain.key;
+  }
   let body: string | undefined;
-  if (mapper.bodyType === 'raw') {
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = textOf(mapper.contentType);
-    body = textOf(mapper.data);
+  if (mapper.contentType === 'json') {
+    headers['Content-Type'] = 'application/json';
+    body = textOf(mapper.jsonStringBodyContent);
   }
   const response = await fetch(url, { method, headers, body });
   const raw = await response.text();
   run.result.requests.push({ moduleId: module.id, method, url: url.toString(), headers, body, statusCode: response.status });
-  if (module.parameters?.handleErrors === true && response.status >= 400) {
+  if (mapper.stopOnHttpError === true && response.status >= 400) {
     throw new RunError(module.id, `${method} ${url.toString()} answered ${response.status}: ${raw.slice(0, 300)}`);
   }
   const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
@@ -236,6 +256,22 @@ async function sendHttp(module: BlueprintModule, mapper: Record<string, unknown>
   return [
     { statusCode: response.status, headers: [...response.headers].map(([name, value]) => ({ name, value })), cookieHeaders: [], data },
   ];
+}
+
+/** Repeater: `repeats` bundles with `i` counting from `start` by `step`; each runs through the rest of the flow before the next. */
+function repeat(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
+  const [start, repeats, step] = [mapper.start, mapper.repeats, mapper.step].map(Number);
+  if (!Number.isInteger(repeats) || repeats! < 1 || repeats! > 10_000) throw new RunError(module.id, 'repeats must be 1 to 10000');
+  return Array.from({ length: repeats! }, (_, k) => ({ i: start! + k * step! }));
+}
+
+/** Sleep: waits `duration` seconds, at most 300 as in Make. */
+async function sleepFor(module: BlueprintModule, mapper: Record<string, unknown>, run: Run): Promise<Bundle[]> {
+  const seconds = Number(mapper.duration);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > SLEEP_MAX_SECONDS)
+    throw new RunError(module.id, `the delay must be 0 to ${SLEEP_MAX_SECONDS} seconds, not ${JSON.stringify(mapper.duration)}`);
+  await run.sleep(seconds);
+  return [{}];
 }
 
 function iterate(module: BlueprintModule, mapper: Record<string, unknown>): Bundle[] {
@@ -284,8 +320,42 @@ function addRecord(module: BlueprintModule, mapper: Record<string, unknown>, run
   return [{ key }];
 }
 
+/**
+ * The bundle a Custom webhook with JSON pass-through and "Get request headers" on hands on, as the README assumes Make
+ * builds it: the exact body bytes decoded as UTF-8 into `value`, each header as `{name, value}` with a lower-case name.
+ */
+export function webhookBundleOf(request: {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}): Bundle {
+  return {
+    value: request.rawBody.toString('utf8'),
+    __IMTHEADERS__: Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [{ name: name.toLowerCase(), value: Array.isArray(value) ? value.join(', ') : value }],
+    ),
+    __IMTMETHOD__: request.method,
+  };
+}
+
+/** Refuses a trigger bundle that breaks what the signature check assumes: the raw body as text, header names in lower case. */
+function checkPassThrough(module: BlueprintModule, trigger: Bundle): void {
+  const fields = new Set((module.metadata.interface ?? []).map((field) => field.name));
+  if (fields.has('value') && typeof trigger.value !== 'string') {
+    throw new RunError(module.id, 'the webhook declares JSON pass-through: the raw body must arrive as text in `value`');
+  }
+  if (!fields.has('__IMTHEADERS__')) return;
+  const headers = trigger.__IMTHEADERS__;
+  if (!Array.isArray(headers) || !headers.every((h) => isRecord(h) && typeof h.name === 'string' && typeof h.value === 'string')) {
+    throw new RunError(module.id, 'the webhook declares "Get request headers": __IMTHEADERS__ must be a list of {name, value}');
+  }
+  const upper = headers.find((h) => (h as { name: string }).name !== (h as { name: string }).name.toLowerCase());
+  if (upper) throw new RunError(module.id, `header names arrive in lower case, not ${JSON.stringify((upper as { name: string }).name)}`);
+}
+
 function webhookTrigger(module: BlueprintModule, _mapper: Record<string, unknown>, run: Run): Bundle[] {
   if (!run.trigger) throw new RunError(module.id, 'a webhook scenario needs the trigger bundle (what the webhook received)');
+  checkPassThrough(module, run.trigger);
   return [run.trigger];
 }
 
@@ -297,7 +367,9 @@ function setVariables(module: BlueprintModule, mapper: Record<string, unknown>):
 const EXECUTORS: Record<string, Executor> = {
   'gateway:CustomWebHook': webhookTrigger,
   'gateway:WebhookRespond': respond,
-  'http:ActionSendData': sendHttp,
+  'http:MakeRequest': sendHttp,
+  'builtin:BasicRepeater': repeat,
+  'util:FunctionSleep': sleepFor,
   'util:SetVariables': setVariables,
   'json:ParseJSON': parseJson,
   'json:TransformToJSON': transformToJson,

@@ -20,6 +20,7 @@ export interface Meeting {
   kind: 'meeting' | 'webinar';
   slug: string | null;
   status: 'scheduled' | 'live' | 'ended' | 'cancelled';
+  join_url: string;
 }
 
 /** One page of a list endpoint. */

@@ -2,9 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import authentication from './authentication';
+import cancelMeeting from './creates/cancel_meeting';
 import createMeeting from './creates/create_meeting';
+import endMeeting from './creates/end_meeting';
 import registerParticipant from './creates/register_participant';
+import updateMeeting from './creates/update_meeting';
 import { afters, befores } from './middleware';
+import findMeeting from './searches/find_meeting';
+import findRegistration from './searches/find_registration';
+import getSummary from './searches/get_summary';
+import getTranscript from './searches/get_transcript';
 import meetingEnded from './triggers/meeting_ended';
 import meetingStarted from './triggers/meeting_started';
 import recordingReady from './triggers/recording_ready';
@@ -16,7 +23,7 @@ import webinarList from './triggers/webinar_list';
 // package.json sits beside src/ and dist/ alike, and outside tsc's rootDir, so it is read rather than imported.
 const { version } = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
 
-/** The svc Zapier app: API-key authentication, a REST-hook trigger per event type, and the create-meeting and register-participant actions. */
+/** The svc Zapier app: API-key authentication, a REST-hook trigger per event type, meeting and registration actions, searches and a find-or-register pairing. */
 export default defineApp({
   version,
   platformVersion,
@@ -38,5 +45,26 @@ export default defineApp({
   creates: {
     [createMeeting.key]: createMeeting,
     [registerParticipant.key]: registerParticipant,
+    [updateMeeting.key]: updateMeeting,
+    [endMeeting.key]: endMeeting,
+    [cancelMeeting.key]: cancelMeeting,
+  },
+  searches: {
+    [findMeeting.key]: findMeeting,
+    [findRegistration.key]: findRegistration,
+    [getTranscript.key]: getTranscript,
+    [getSummary.key]: getSummary,
+  },
+  searchOrCreates: {
+    // Zapier requires the pairing's key to be its search's key.
+    [findRegistration.key]: {
+      key: findRegistration.key,
+      display: {
+        label: 'Find or Register Webinar Participant',
+        description: 'Finds someone’s webinar registration by email, and registers them when there is none.',
+      },
+      search: findRegistration.key,
+      create: registerParticipant.key,
+    },
   },
 });

@@ -1,8 +1,13 @@
 import type { TestServer } from '@svc/service/testing';
 import App from '../src';
+import { cancelMeeting } from '../src/creates/cancel_meeting';
 import { createMeeting } from '../src/creates/create_meeting';
+import { endMeeting } from '../src/creates/end_meeting';
+import { updateMeeting } from '../src/creates/update_meeting';
 import { registerParticipant, type RegistrationResult } from '../src/creates/register_participant';
 import { appTester, authDataFor, callApi, createWebinar, expectFieldsCover, expectSameShape, startService } from './support';
+
+const countMeetings = (t: TestServer) => t.services.db.prepare('SELECT count(*) FROM meetings').pluck().get() as number;
 
 describe('actions', () => {
   let t: TestServer;
@@ -75,6 +80,42 @@ describe('actions', () => {
       );
     });
 
+    it('creates a webinar with its slug, which then takes registrations', async () => {
+      const inputData = { title: 'Launch webinar', kind: 'webinar', slug: 'zap-made-webinar', scheduled_at: '2030-05-01T16:00:00Z' };
+      const webinar = await appTester(createMeeting, { authData: auth, inputData });
+      expect(webinar).toMatchObject({ kind: 'webinar', slug: 'zap-made-webinar', status: 'scheduled' });
+      const registration = await api('POST', '/webinars/zap-made-webinar/registrations', { email: 'w@example.com', name: 'W' });
+      expect(registration.body.webinar.meeting_id).toBe(webinar.id);
+      await expect(appTester(createMeeting, { authData: auth, inputData: { title: 'No slug', kind: 'webinar' } })).rejects.toThrow(
+        /slug is required for a webinar/,
+      );
+    });
+
+    it('sends an Idempotency-Key from the Deduplication ID, so a replayed Zap run returns the first meeting', async () => {
+      const bundle = { authData: auth, inputData: { title: 'Intake call', dedupe_id: 'form-entry-981' }, meta: { zap: { id: '4242' } } };
+      const before = countMeetings(t);
+      const first = await appTester(createMeeting, bundle as never);
+      const replay = await appTester(createMeeting, bundle as never);
+      expect(replay).toEqual(first);
+      expect(countMeetings(t)).toBe(before + 1);
+      const otherRecord = await appTester(createMeeting, {
+        ...bundle,
+        inputData: { ...bundle.inputData, dedupe_id: 'form-entry-982' },
+      } as never);
+      const otherZap = await appTester(createMeeting, { ...bundle, meta: { zap: { id: '4343' } } } as never);
+      expect(new Set([first.id, otherRecord.id, otherZap.id]).size).toBe(3);
+    });
+
+    it('keys a scheduled meeting by its inputs, and sends no key for an instant meeting without a Deduplication ID', async () => {
+      const scheduled = { authData: auth, inputData: { title: 'Board meeting', scheduled_at: '2030-06-01T09:00:00Z' } };
+      const first = await appTester(createMeeting, scheduled);
+      expect((await appTester(createMeeting, scheduled)).id).toBe(first.id);
+      const instant = { authData: auth, inputData: { title: 'Quick call' } };
+      const a = await appTester(createMeeting, instant);
+      const b = await appTester(createMeeting, instant);
+      expect(a.id).not.toBe(b.id);
+    });
+
     it('has a sample and output fields that match a real meeting', async () => {
       const meeting = await appTester(createMeeting, {
         authData: auth,
@@ -128,6 +169,17 @@ describe('actions', () => {
       ).rejects.toThrow(/email must be an email address/);
     });
 
+    it('registers once when Zapier replays the step: with a Deduplication ID the replay answers as the first run did', async () => {
+      const inputData = { slug: 'zap-onboarding', email: 'replay@example.com', name: 'Replay', dedupe_id: 'row-7' };
+      const first = await appTester(registerParticipant, { authData: auth, inputData });
+      const replay = await appTester(registerParticipant, { authData: auth, inputData });
+      expect(first.already_registered).toBe(false);
+      // svc replays its first answer (201) for the same Idempotency-Key, so the replay reads as the first registration.
+      expect(replay).toEqual(first);
+      const count = t.services.db.prepare("SELECT count(*) FROM registrations WHERE email = 'replay@example.com'").pluck().get();
+      expect(count).toBe(1);
+    });
+
     it('has a sample and output fields that match a real registration', async () => {
       const registration = await appTester(registerParticipant, {
         authData: auth,
@@ -135,6 +187,49 @@ describe('actions', () => {
       });
       expectSameShape(App.creates.register_participant.operation.sample, registration);
       expectFieldsCover(App.creates.register_participant.operation.outputFields as { key: string }[], registration);
+    });
+  });
+
+  describe('update_meeting, end_meeting and cancel_meeting', () => {
+    it('updates only the inputs given, settings merged, by id or code', async () => {
+      const meeting = await appTester(createMeeting, {
+        authData: auth,
+        inputData: { title: 'Draft', scheduled_at: '2030-07-01T10:00:00Z', waiting_room: true },
+      });
+      const updated = await appTester(updateMeeting, {
+        authData: auth,
+        inputData: { meeting: meeting.code, title: 'Final', duration_minutes: '30', transcription_auto: 'yes' },
+      });
+      expect(updated).toMatchObject({
+        id: meeting.id,
+        title: 'Final',
+        duration_minutes: 30,
+        scheduled_at: '2030-07-01T10:00:00Z',
+        settings: { waiting_room: true, transcription_auto: true },
+      });
+      expect((await api('GET', `/meetings/${meeting.id}`)).body).toEqual(updated);
+      await expect(appTester(updateMeeting, { authData: auth, inputData: { meeting: meeting.id } })).rejects.toThrow(/at least one field/);
+    });
+
+    it('ends a live meeting, and shows svc’s conflict for one that is not live', async () => {
+      const meeting = await appTester(createMeeting, { authData: auth, inputData: { title: 'Live one' } });
+      await expect(appTester(endMeeting, { authData: auth, inputData: { meeting: meeting.id } })).rejects.toThrow(/scheduled/);
+      t.services.meetings.start(t.services.meetings.findAnywhere(meeting.id));
+      const ended = await appTester(endMeeting, { authData: auth, inputData: { meeting: meeting.id } });
+      expect(ended).toMatchObject({ id: meeting.id, status: 'ended' });
+      expect((await api('GET', `/meetings/${meeting.id}`)).body.status).toBe('ended');
+      expectSameShape(App.creates.end_meeting.operation.sample, ended);
+    });
+
+    it('cancels a scheduled meeting, which stays readable, and refuses an unknown one', async () => {
+      const meeting = await appTester(createMeeting, {
+        authData: auth,
+        inputData: { title: 'To cancel', scheduled_at: '2030-08-01T10:00:00Z' },
+      });
+      const cancelled = await appTester(cancelMeeting, { authData: auth, inputData: { meeting: meeting.join_url } });
+      expect(cancelled).toMatchObject({ id: meeting.id, status: 'cancelled' });
+      expect((await api('GET', `/meetings/${meeting.id}`)).body.status).toBe('cancelled');
+      await expect(appTester(cancelMeeting, { authData: auth, inputData: { meeting: 'zzz-zzzz-zzz' } })).rejects.toThrow(/not found/);
     });
   });
 });

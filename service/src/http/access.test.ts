@@ -20,6 +20,7 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/recordings/{recording_id}/download', scope: 'recordings:read' },
   { method: 'GET', path: '/meetings/{id}/transcript', scope: 'transcripts:read' },
   { method: 'GET', path: '/meetings/{id}/summary', scope: 'transcripts:read' },
+  { method: 'GET', path: '/webinars/{slug}/registrations?email=ann@example.com', scope: 'webinars:write' },
   { method: 'POST', path: '/webinars/{slug}/registrations', scope: 'webinars:write', body: { email: 'ann@example.com', name: 'Ann' } },
   { method: 'GET', path: '/events', scope: 'meetings:read' },
   ...EVENT_TYPES.map((type) => ({ method: 'GET', path: `/triggers/${type}`, scope: EVENT_SCOPES[type] })),

@@ -69,6 +69,7 @@ export class ChatTarget extends IntegrationTarget {
       statusCode: result.statusCode,
       error: result.error,
       permanentFailure: result.permanent ? `Slack answered ${result.error}` : null,
+      undeliverable: result.undeliverable ? `Slack refused this message: ${result.error}` : null,
       responseBody: result.error,
       retryAfterMs: result.retryAfterMs,
       durationMs,

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { SCOPES } from '../keys/scopes';
 import type { DeliveryWorker } from '../outbox/delivery.worker';
 import { startFakeSlack, startFakeTeams, type FakeSlack, type FakeTeams } from '../testing/fake-chat';
@@ -95,7 +97,11 @@ describe('integrations: Slack and Teams notifications', () => {
     expect(texts[4]).toMatch(/summary of .* is ready/);
     expect(texts[5]).toMatch(/^Ada registered for Launch day/);
     const first = JSON.stringify(slack.posts[0]!.blocks);
-    expect(first).toContain('Quarterly &lt;review&gt; &amp; plan');
+    expect(slack.posts[0]!.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Quarterly <review> & plan has started' },
+    });
+    expect(first).not.toContain('&lt;');
     expect(JSON.stringify(slack.posts[1]!.blocks)).toContain('45:00');
     expect(JSON.stringify(slack.posts[2]!.blocks)).toContain('45:01');
     expect(JSON.stringify(slack.posts[4]!.blocks)).toContain('Plan approved.');
@@ -141,6 +147,68 @@ describe('integrations: Slack and Teams notifications', () => {
     expect(await worker.runOnce()).toBe(1);
     expect(slack.posts).toHaveLength(1);
     expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({ status: 'ok', last_error: null });
+  });
+
+  it('fails a message Slack refuses (invalid_blocks) at once, without retrying it, and keeps the integration enabled', async () => {
+    const { body: integration } = await addSlack();
+    slack.refuseNext(1, 'invalid_blocks');
+    t.services.meetings.start(seedMeeting(t));
+    expect(await worker.runOnce()).toBe(1);
+    const [delivery] = (await api('GET', `/integrations/${integration.id}/deliveries`)).body.data;
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
+    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({ enabled: true, last_error: 'invalid_blocks' });
+    t.clock.advance(3 * 60 * 60_000);
+    expect(await worker.runOnce()).toBe(0);
+    expect(slack.calls()).toBe(1);
+    t.services.meetings.start(seedMeeting(t));
+    expect(await worker.runOnce()).toBe(1);
+    expect(slack.posts).toHaveLength(1);
+    expect((await api('GET', `/integrations/${integration.id}`)).body).toMatchObject({ status: 'ok', last_error: null });
+  });
+
+  it('keeps a long title and TL;DR within Block Kit limits, which the fake Slack checks as Slack does', async () => {
+    await addSlack(['meeting.started', 'summary.ready']);
+    const m = seedMeeting(t, { title: `${'Roadmap & <budget> '.repeat(10)}`.trim().slice(0, 200) });
+    t.services.meetings.start(m);
+    t.services.summaries.save(m.id, {
+      tldr: 'We agreed & <shipped>. '.repeat(300),
+      decisions: [],
+      action_items: [],
+      generator: 'extractive',
+    });
+    expect(await worker.runOnce()).toBe(2);
+    expect(slack.problems).toEqual([]);
+    const [started, summary] = slack.posts;
+    const header = started!.blocks[0] as { type: string; text: { text: string } };
+    expect(header.type).toBe('header');
+    expect(header.text.text.length).toBeLessThanOrEqual(150);
+    expect(header.text.text).toMatch(/^Roadmap & <budget> .*…$/);
+    const body = (summary!.blocks[1] as { text: { text: string } }).text.text;
+    expect(body.length).toBeLessThanOrEqual(3000);
+    expect(body).toMatch(/^We agreed &amp; &lt;shipped&gt;\. .*…$/);
+  });
+
+  it('links to pages that open without an API key: the meeting page and the signed recording download', async () => {
+    await addSlack(['meeting.started', 'recording.ready']);
+    const m = seedMeeting(t, { title: 'Link check' });
+    t.services.meetings.start(m);
+    const rec = t.services.recordings.start(m.id, 'video');
+    mkdirSync(path.join(t.config.dataDir, 'recordings'), { recursive: true });
+    writeFileSync(path.join(t.config.dataDir, 'recordings', `${rec.id}.webm`), Buffer.from('webm bytes'));
+    t.services.recordings.markReady(rec.id, { fileName: `${rec.id}.webm`, contentType: 'video/webm', sizeBytes: 10, durationSeconds: 1 });
+    expect(await worker.runOnce()).toBe(2);
+    const urls = slack.posts.map((p) => {
+      const actions = p.blocks.find((b) => b.type === 'actions') as { elements: { url: string }[] };
+      return actions.elements[0]!.url;
+    });
+    expect(urls[0]).toBe(`https://meet.example.com/m/${m.code}`);
+    expect(urls[1]).toMatch(/\/recordings\/rec_\w+\/download\?token=/);
+    for (const url of urls) {
+      const { pathname, search } = new URL(url);
+      const res = await fetch(`${t.url}${pathname}${search}`);
+      expect([url, res.status]).toEqual([url, 200]);
+    }
+    expect(await (await fetch(`${t.url}${new URL(urls[1]!).pathname}${new URL(urls[1]!).search}`)).text()).toBe('webm bytes');
   });
 
   it('disables the integration on channel_not_found, and sends what waited once the channel is fixed', async () => {

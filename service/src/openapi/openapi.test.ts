@@ -111,6 +111,7 @@ describe('OpenAPI document', () => {
       events: ['registration.created'],
     });
     await api('post', '/webinars/{slug}/registrations', '/webinars/doc-webinar/registrations', { email: 'x@example.com', name: 'X' });
+    await api('get', '/webinars/{slug}/registrations', '/webinars/doc-webinar/registrations?email=X%40example.com');
     // One failed attempt each, so the deliveries' attempts (status, error, first 1 KB of the answer) are validated too.
     const failing = async () => ({
       statusCode: 500,

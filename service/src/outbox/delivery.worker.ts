@@ -184,7 +184,7 @@ export class DeliveryWorker {
     const ok = isSuccess(result);
     let status: DeliveryStatus = ok ? 'succeeded' : 'failed';
     let nextAttemptAt: number | null = null;
-    if (!ok && result.permanentFailure === null && number < MAX_ATTEMPTS) {
+    if (!ok && result.permanentFailure === null && !result.undeliverable && number < MAX_ATTEMPTS) {
       status = 'pending';
       nextAttemptAt = now + this.retryDelay(number, result);
     }

@@ -8,6 +8,8 @@ export interface SendResult {
   error: string | null;
   /** Set when retrying cannot help (410 Gone, a Slack channel that does not exist): the destination is disabled. */
   permanentFailure: string | null;
+  /** Set when this message can never be delivered (Slack refused its blocks) though the destination is fine: no retry, nothing disabled. */
+  undeliverable?: string | null;
   /** The first 1 KB of the answer. */
   responseBody: string | null;
   /** How long the destination asked us to wait (Retry-After), in ms. */

@@ -21,6 +21,10 @@ export interface FakeSlack {
   problems: string[];
   /** The next `count` calls answer 429 ratelimited with Retry-After. */
   rateLimitNext(count: number, retryAfterSeconds: number): void;
+  /** The next `count` calls answer `{ok: false, error}`, as Slack does for a message it refuses (e.g. `invalid_blocks`). */
+  refuseNext(count: number, error: string): void;
+  /** How many chat.postMessage calls arrived, accepted or not. */
+  calls(): number;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,8 @@ export async function startFakeSlack(opts: { token: string; channels: string[] }
   const posts: SlackPost[] = [];
   const problems: string[] = [];
   let rateLimited = { count: 0, retryAfter: 0 };
+  let refused = { count: 0, error: '' };
+  let calls = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -38,6 +44,11 @@ export async function startFakeSlack(opts: { token: string; channels: string[] }
         res.end(JSON.stringify(body));
       };
       if (req.method !== 'POST' || req.url !== '/api/chat.postMessage') return answer(404, { ok: false, error: 'unknown_method' });
+      calls++;
+      if (refused.count > 0) {
+        refused.count--;
+        return answer(200, { ok: false, error: refused.error });
+      }
       if (rateLimited.count > 0) {
         rateLimited.count--;
         return answer(429, { ok: false, error: 'ratelimited' }, { 'Retry-After': String(rateLimited.retryAfter) });
@@ -76,6 +87,10 @@ export async function startFakeSlack(opts: { token: string; channels: string[] }
     rateLimitNext(count, retryAfterSeconds) {
       rateLimited = { count, retryAfter: retryAfterSeconds };
     },
+    refuseNext(count, error) {
+      refused = { count, error };
+    },
+    calls: () => calls,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -117,9 +132,13 @@ function checkBlocks(blocks: unknown): string[] {
           return problems;
         });
       }
+      case 'header': {
+        const text = block.text as { type?: string } | undefined;
+        if (text?.type !== 'plain_text') return [`${at}.text must be plain_text`];
+        return checkText(text, 150, `${at}.text`);
+      }
       case 'context':
       case 'divider':
-      case 'header':
         return [];
       default:
         return [`${at}: unknown block type ${String(block.type)}`];

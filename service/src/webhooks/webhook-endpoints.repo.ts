@@ -15,6 +15,10 @@ export interface WebhookEndpointRow {
   previous_secret_encrypted: string | null;
   /** Epoch ms until which the previous secret still signs deliveries. */
   previous_secret_expires_at: number | null;
+  /** The custom delivery headers, a sealed JSON object of name -> value; null when there are none. */
+  headers_encrypted: string | null;
+  /** The custom headers' names, lower-cased and comma-separated ('' for none). */
+  header_names: string;
   /** Epoch ms of the first failed attempt since the last success. */
   failing_since: number | null;
   last_error: string | null;
@@ -33,12 +37,13 @@ export class WebhookEndpointsRepo extends DestinationsRepo<WebhookEndpointRow> {
     const columns = `organization_id = @organization_id, url = @url, description = @description, events = @events,
       enabled = @enabled, disabled_reason = @disabled_reason, secret_encrypted = @secret_encrypted,
       previous_secret_encrypted = @previous_secret_encrypted, previous_secret_expires_at = @previous_secret_expires_at,
-      failing_since = @failing_since, last_error = @last_error, updated_at = @updated_at`;
+      headers_encrypted = @headers_encrypted, header_names = @header_names, failing_since = @failing_since, last_error = @last_error, updated_at = @updated_at`;
     this.insertStmt = db.prepare(`INSERT INTO webhook_endpoints (id, organization_id, url, description, events, enabled,
-      disabled_reason, secret_encrypted, previous_secret_encrypted, previous_secret_expires_at, failing_since, last_error,
-      created_at, updated_at)
+      disabled_reason, secret_encrypted, previous_secret_encrypted, previous_secret_expires_at, headers_encrypted, header_names,
+      failing_since, last_error, created_at, updated_at)
       VALUES (@id, @organization_id, @url, @description, @events, @enabled, @disabled_reason, @secret_encrypted,
-      @previous_secret_encrypted, @previous_secret_expires_at, @failing_since, @last_error, @created_at, @updated_at)`);
+      @previous_secret_encrypted, @previous_secret_expires_at, @headers_encrypted, @header_names, @failing_since, @last_error,
+      @created_at, @updated_at)`);
     this.updateStmt = db.prepare(`UPDATE webhook_endpoints SET ${columns} WHERE id = @id`);
     this.healthStmt = db.prepare(`UPDATE webhook_endpoints SET enabled = @enabled, disabled_reason = @disabled_reason,
       failing_since = @failing_since, last_error = @last_error, updated_at = coalesce(@updated_at, updated_at) WHERE id = @id`);

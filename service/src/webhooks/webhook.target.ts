@@ -31,7 +31,9 @@ export class WebhookTarget implements DeliveryTarget {
       timestamp: Math.floor(now / 1000),
       rawBody: delivery.payload,
     });
-    const result = await this.send(endpoint.url, { ...headers }, delivery.payload);
+    const custom = endpoint.headers_encrypted ? (JSON.parse(this.open(endpoint.headers_encrypted)) as Record<string, string>) : {};
+    // The signature headers come last, so no custom header can stand in for them (names are also refused at write time).
+    const result = await this.send(endpoint.url, { ...custom, ...headers }, delivery.payload);
     return {
       ...result,
       permanentFailure: result.statusCode === 410 ? 'the endpoint answered 410 Gone' : null,

@@ -1,6 +1,7 @@
 import { SCOPES } from '../keys/scopes';
 import { seedMeeting } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
+import { startReceiver } from '../testing/receiver';
 
 describe('webhook endpoints API', () => {
   let t: TestServer;
@@ -53,6 +54,65 @@ describe('webhook endpoints API', () => {
       enabled: true,
       disabled_reason: null,
     });
+  });
+
+  it('sends custom headers with every delivery, stores their values only encrypted and returns their names only', async () => {
+    const receiver = await startReceiver();
+    const worker = t.deliveryWorker({ random: () => 0.5 });
+    try {
+      const value = 'make-api-key-5f1e0c2b9d';
+      const res = await api('POST', '/webhook-endpoints', {
+        url: receiver.url,
+        events: ['meeting.started'],
+        headers: { 'X-Make-ApiKey': value, Authorization: 'Bearer token-for-n8n-4d1a' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.headers).toEqual(['x-make-apikey', 'authorization']);
+      const shown = JSON.stringify([
+        res.body,
+        (await api('GET', `/webhook-endpoints/${res.body.id}`)).body,
+        (await api('GET', '/webhook-endpoints')).body,
+        t.services.db.prepare('SELECT * FROM webhook_endpoints').all(),
+      ]);
+      expect(shown).not.toContain(value);
+      expect(shown).not.toContain('token-for-n8n-4d1a');
+      t.services.meetings.start(seedMeeting(t));
+      await worker.runOnce();
+      expect(receiver.requests).toHaveLength(1);
+      expect(receiver.requests[0]!.headers).toMatchObject({
+        'x-make-apikey': value,
+        authorization: 'Bearer token-for-n8n-4d1a',
+        'content-type': 'application/json',
+        'x-svc-signature': expect.stringMatching(/^sha256=/),
+      });
+      const cleared = await api('PATCH', `/webhook-endpoints/${res.body.id}`, { headers: {} });
+      expect(cleared.body.headers).toEqual([]);
+      const replaced = await api('PATCH', `/webhook-endpoints/${res.body.id}`, { headers: { 'x-other': 'v2' } });
+      expect(replaced.body.headers).toEqual(['x-other']);
+      t.services.meetings.start(seedMeeting(t));
+      await worker.runOnce();
+      expect(receiver.requests[1]!.headers['x-other']).toBe('v2');
+      expect(receiver.requests[1]!.headers['x-make-apikey']).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+  });
+
+  it.each([
+    [{ 'Content-Type': 'text/plain' }, 'headers.Content-Type'],
+    [{ connection: 'close' }, 'headers.connection'],
+    [{ 'X-Svc-Signature': 'sha256=forged' }, 'headers.X-Svc-Signature'],
+    [{ 'webhook-signature': 'v1,forged' }, 'headers.webhook-signature'],
+    [{ 'bad name': 'x' }, 'headers.bad name'],
+    [{ 'x-key': 'line\r\nInjected: yes' }, 'headers.x-key'],
+    [{ 'x-key': 'a', 'X-KEY': 'b' }, 'headers.X-KEY'],
+  ])('refuses the custom headers %j naming %s, and stores nothing', async (headers, param) => {
+    const before = t.services.db.prepare('SELECT count(*) FROM webhook_endpoints').pluck().get();
+    const res = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/h', events: ['meeting.ended'], headers });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ param }] });
+    expect(t.services.db.prepare('SELECT count(*) FROM webhook_endpoints').pluck().get()).toBe(before);
   });
 
   it('rotates the secret with a 24 h overlap', async () => {

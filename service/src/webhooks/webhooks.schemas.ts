@@ -15,13 +15,23 @@ const events: JsonSchema = {
   description: 'Event types to deliver; the key must be able to read each.',
 };
 const description: JsonSchema = { type: 'string', maxLength: 500, format: 'multi-line' };
+const headers: JsonSchema = {
+  type: 'object',
+  maxProperties: 10,
+  additionalProperties: { type: 'string', minLength: 1, maxLength: 1024 },
+  description:
+    'Static headers sent with every delivery, e.g. `{"x-make-apikey": "..."}` for the API-key option of a Make webhook. ' +
+    'Names are HTTP tokens, case-insensitive, and may not be hop-by-hop or framing headers (connection, host, content-length, ' +
+    'content-type, transfer-encoding, ...) nor the signature headers (`x-svc-*`, `webhook-*`); `authorization` is allowed. ' +
+    'Values are visible ASCII and spaces. Stored encrypted and never returned: answers list the names only. On PATCH the object replaces all headers; `{}` removes them.',
+};
 
 /** Body of POST /webhook-endpoints. */
 export const createEndpointSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['url', 'events'],
-  properties: { url, events, description, organization_id: { type: 'string' } },
+  properties: { url, events, description, headers, organization_id: { type: 'string' } },
 };
 
 /** Body of POST /webhook-endpoints after validation. */
@@ -29,6 +39,7 @@ export interface CreateEndpointInput {
   url: string;
   events: EventType[];
   description?: string;
+  headers?: Record<string, string>;
   organization_id?: string;
 }
 
@@ -41,6 +52,7 @@ export const updateEndpointSchema: JsonSchema = {
     url,
     events,
     description,
+    headers,
     enabled: { type: 'boolean', description: 'false pauses deliveries; true resumes them and clears disabled_reason.' },
   },
 };
@@ -50,6 +62,7 @@ export interface UpdateEndpointInput {
   url?: string;
   events?: EventType[];
   description?: string;
+  headers?: Record<string, string>;
   enabled?: boolean;
 }
 
@@ -62,6 +75,7 @@ export const endpointSchema: JsonSchema = {
     'url',
     'description',
     'events',
+    'headers',
     'enabled',
     'disabled_reason',
     'previous_secret_expires_at',
@@ -74,6 +88,11 @@ export const endpointSchema: JsonSchema = {
     url: { type: 'string', format: 'uri' },
     description: { type: 'string' },
     events: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
+    headers: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Names (lower-case) of the custom headers sent with every delivery; their values are never returned.',
+    },
     enabled: { type: 'boolean' },
     disabled_reason: { type: ['string', 'null'], description: 'Why deliveries stopped: the endpoint answered 410, or failed for days.' },
     previous_secret_expires_at: {

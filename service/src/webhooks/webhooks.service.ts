@@ -15,6 +15,49 @@ import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoin
 import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
 import { webhookUrlProblem } from '../outbox/url-policy';
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+const FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
+// Hop-by-hop and framing headers the sender owns, and headers that would let a value pass for svc's own signature.
+const RESERVED_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'expect',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
+
+/** Custom delivery headers with lower-cased names, or 400 naming the first bad name or value (`headers.<name>`). */
+export function normalizeHeaders(input: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [rawName, value] of Object.entries(input)) {
+    const name = rawName.toLowerCase();
+    const param = `headers.${rawName}`;
+    if (!TOKEN.test(rawName)) throw AppError.invalid([{ param, message: "must be a header name (letters, digits and !#$%&'*+.^_`|~-)" }]);
+    if (RESERVED_HEADERS.has(name) || name.startsWith('x-svc-')) {
+      throw AppError.invalid([
+        { param, message: 'is set by svc itself (framing, hop-by-hop or signature header) and cannot be configured' },
+      ]);
+    }
+    if (name in out) throw AppError.invalid([{ param, message: 'is given twice (header names are case-insensitive)' }]);
+    if (!FIELD_VALUE.test(value)) throw AppError.invalid([{ param, message: 'must be visible ASCII characters and inner spaces' }]);
+    out[name] = value;
+  }
+  return out;
+}
+
 /** How long a rotated-out secret keeps signing deliveries. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -25,6 +68,8 @@ export interface WebhookEndpoint {
   url: string;
   description: string;
   events: EventType[];
+  /** Names of the custom delivery headers; their values are never returned. */
+  headers: string[];
   enabled: boolean;
   disabled_reason: string | null;
   previous_secret_expires_at: string | null;
@@ -69,6 +114,7 @@ export class WebhooksService implements EventSubscriber {
       secret_encrypted: this.secrets.seal(secret),
       previous_secret_encrypted: null,
       previous_secret_expires_at: null,
+      ...this.sealHeaders(input.headers ?? {}),
       failing_since: null,
       last_error: null,
       created_at: now,
@@ -102,6 +148,7 @@ export class WebhooksService implements EventSubscriber {
       url: input.url ?? row.url,
       events: input.events ?? row.events,
       description: input.description ?? row.description,
+      ...(input.headers !== undefined ? this.sealHeaders(input.headers) : {}),
       updated_at: isoAt(this.clock.now()),
     };
     if (input.enabled === true) Object.assign(next, { enabled: 1, disabled_reason: null, failing_since: null });
@@ -171,6 +218,7 @@ export class WebhooksService implements EventSubscriber {
       url: row.url,
       description: row.description,
       events: row.events,
+      headers: row.header_names === '' ? [] : row.header_names.split(','),
       enabled: row.enabled === 1,
       disabled_reason: row.disabled_reason,
       previous_secret_expires_at: overlap ? isoAt(row.previous_secret_expires_at!) : null,
@@ -183,6 +231,15 @@ export class WebhooksService implements EventSubscriber {
     const row = this.endpoints.find(principal.organizationIds, id);
     if (!row) throw AppError.notFound(`Webhook endpoint ${id}`);
     return row;
+  }
+
+  /** The custom headers validated, names lower-cased, sealed; an empty set is stored as none. */
+  private sealHeaders(input: Record<string, string>): Pick<WebhookEndpointRow, 'headers_encrypted' | 'header_names'> {
+    const headers = normalizeHeaders(input);
+    const names = Object.keys(headers);
+    return names.length === 0
+      ? { headers_encrypted: null, header_names: '' }
+      : { headers_encrypted: this.secrets.seal(JSON.stringify(headers)), header_names: names.join(',') };
   }
 
   private checkUrl(url: string): void {

@@ -1,4 +1,17 @@
-import { ref, json, idempotencyKey, errors, notFound, conflict, bodyErrors, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import {
+  ref,
+  json,
+  idempotencyKey,
+  errors,
+  notFound,
+  conflict,
+  bodyErrors,
+  op,
+  page,
+  pageParams,
+  badRequest,
+  type OpenApiFragment,
+} from '../openapi/openapi.parts';
 import { createRegistrationSchema, registrationSchema } from './registrations.schemas';
 
 /** The webinar registrations part of the OpenAPI document. */
@@ -15,6 +28,30 @@ export const webinarsOpenApi: OpenApiFragment = {
           schema: { type: 'string' },
         },
       ],
+      get: op('webinars:write', {
+        operationId: 'listRegistrations',
+        tags: ['Webinars'],
+        summary: 'List a webinar’s registrations, or find one by email',
+        description:
+          'Newest first. With `email`, the page holds the registration for that address (compared case-insensitively) or nothing; ' +
+          'connectors use it to look a registrant up before registering. Registrations hold personal data, so reading them needs the same scope as writing them.',
+        parameters: [
+          {
+            name: 'email',
+            in: 'query',
+            description: 'Only the registration for this email address.',
+            schema: { type: 'string', maxLength: 254 },
+          },
+          ...pageParams,
+        ],
+        responses: {
+          '200': json('A page of registrations.', page('Registration')),
+          '400': badRequest,
+          '404': notFound,
+          '409': conflict,
+          ...errors('webinars:write'),
+        },
+      }),
       post: op('webinars:write', {
         operationId: 'createRegistration',
         tags: ['Webinars'],

@@ -34,14 +34,17 @@ export class RegistrationsRepo {
     return this.listStmt.all(meetingId, after, after, limit);
   }
 
+  /** Inserts a new registration. */
   insert(row: RegistrationRow): void {
     this.insertStmt.run(row);
   }
 
+  /** The registration of a webinar for a normalized email address. */
   findByEmail(meetingId: string, emailNormalized: string): RegistrationRow | undefined {
     return this.byEmail.get(meetingId, emailNormalized);
   }
 
+  /** The registration with this id. */
   findById(id: string): RegistrationRow | undefined {
     return this.byId.get(id);
   }

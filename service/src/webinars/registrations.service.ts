@@ -82,6 +82,15 @@ export class RegistrationsService {
     return toPage(this.repo.list(webinar.id, page.after, page.limit + 1), page.limit, (row) => this.view(webinar, row));
   }
 
+  /** The webinar `slug`'s registrations, newest first, or only the one for `email` (compared case-insensitively) when given. */
+  search(principal: Principal, slug: string, email: string | undefined, page: PageRequest): Page<Registration> {
+    const webinar = this.meetings.findWebinar(principal, slug);
+    const view = (row: RegistrationRow) => this.view(webinar, row);
+    if (email === undefined) return toPage(this.repo.list(webinar.id, page.after, page.limit + 1), page.limit, view);
+    const row = this.repo.findByEmail(webinar.id, email.trim().toLowerCase());
+    return { data: row ? [view(row)] : [], has_more: false, next_cursor: null };
+  }
+
   private view(webinar: MeetingRow, row: RegistrationRow): Registration {
     return {
       id: row.id,

@@ -51,4 +51,19 @@ describe('webinar registrations API', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body).toEqual(first.body);
   });
+
+  it('finds a registration by email, case-insensitively, and lists all of them newest first', async () => {
+    seedMeeting(t, { kind: 'webinar', slug: 'find-webinar' });
+    const ann = (await register('find-webinar', { email: 'Ann@Example.com', name: 'Ann' })).body;
+    const bo = (await register('find-webinar', { email: 'bo@example.com', name: 'Bo' })).body;
+    const find = (query: string) => t.request('GET', `/api/v1/public/webinars/find-webinar/registrations${query}`, { key });
+    expect((await find('?email=ANN%40example.com')).body).toEqual({ data: [ann], has_more: false, next_cursor: null });
+    expect((await find('?email=nobody%40example.com')).body).toEqual({ data: [], has_more: false, next_cursor: null });
+    expect((await find('')).body.data).toEqual([bo, ann]);
+    const first = await find('?limit=1');
+    expect(first.body).toMatchObject({ data: [bo], has_more: true });
+    expect((await find(`?limit=1&cursor=${first.body.next_cursor}`)).body.data).toEqual([ann]);
+    expect((await find('?email=not-an-email')).status).toBe(400);
+    expect((await t.request('GET', '/api/v1/public/webinars/no-such-webinar/registrations?email=a%40b.co', { key })).status).toBe(404);
+  });
 });

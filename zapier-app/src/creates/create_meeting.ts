@@ -1,24 +1,48 @@
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { apiUrl, type Meeting } from '../api';
+import { dedupeField, idempotencyHeader } from '../idempotency';
 import { optionalFlag, optionalInteger, optionalText } from '../input';
+import { meetingSample } from '../meeting-input';
 import { meetingFields } from '../output-fields';
 
-/** The body of POST /meetings from the action's input; empty inputs are left out so svc applies its defaults. */
+/** The title, schedule and settings of POST and PATCH /meetings from the action's input; empty inputs are left out so svc applies its defaults or keeps what it has. */
 export function meetingBody(z: ZObject, bundle: Bundle): Record<string, unknown> {
   const input = bundle.inputData;
   const waiting_room = optionalFlag(z, 'waiting_room', input.waiting_room);
   const transcription_auto = optionalFlag(z, 'transcription_auto', input.transcription_auto);
+  const settings = Object.fromEntries(Object.entries({ waiting_room, transcription_auto }).filter(([, value]) => value !== undefined));
   return {
     title: optionalText(input.title),
     scheduled_at: optionalText(input.scheduled_at),
     duration_minutes: optionalInteger(z, 'duration_minutes', input.duration_minutes),
-    settings: waiting_room === undefined && transcription_auto === undefined ? undefined : { waiting_room, transcription_auto },
+    settings: Object.keys(settings).length === 0 ? undefined : settings,
   };
 }
 
-/** Creates the meeting and returns svc's record of it. */
+/** The body of POST /meetings: a webinar when Kind is webinar (its slug required). */
+export function createBody(z: ZObject, bundle: Bundle): Record<string, unknown> {
+  const kind = optionalText(bundle.inputData.kind) ?? 'meeting';
+  if (kind !== 'meeting' && kind !== 'webinar') throw new z.errors.Error('kind must be meeting or webinar', 'invalid_input', 400);
+  const slug = optionalText(bundle.inputData.slug);
+  if (kind === 'webinar' && slug === undefined) throw new z.errors.Error('slug is required for a webinar', 'invalid_input', 400);
+  return { ...meetingBody(z, bundle), ...(kind === 'webinar' ? { kind, slug } : {}) };
+}
+
+/**
+ * Creates the meeting and returns svc's record of it. The Idempotency-Key names the creation when the Zap says which:
+ * a Deduplication ID, or a start time (the same title at the same time in the same Zap is one meeting). An instant
+ * meeting without a Deduplication ID sends none, since two runs with the same title are then two meetings.
+ */
 export async function createMeeting(z: ZObject, bundle: Bundle): Promise<Meeting> {
-  const response = await z.request<Meeting>({ url: apiUrl(bundle, '/meetings'), method: 'POST', body: meetingBody(z, bundle) });
+  const body = createBody(z, bundle);
+  const dedupe = optionalText(bundle.inputData.dedupe_id);
+  const parts = dedupe !== undefined ? ['dedupe', dedupe] : body.scheduled_at !== undefined ? ['body', body] : null;
+  const response = await z.request<Meeting>({
+    url: apiUrl(bundle, '/meetings'),
+    method: 'POST',
+    body,
+    headers: idempotencyHeader(bundle, 'create_meeting', parts),
+  });
   return response.data;
 }
 
@@ -28,7 +52,7 @@ export default defineCreate({
   noun: 'Meeting',
   display: {
     label: 'Create Meeting',
-    description: 'Creates a meeting, scheduled or starting now, and returns its join link.',
+    description: 'Creates a meeting or a webinar, scheduled or starting now, and returns its join link.',
   },
   operation: {
     inputFields: [
@@ -64,25 +88,27 @@ export default defineCreate({
         default: 'false',
         helpText: 'Record and transcribe automatically when the meeting starts; the transcript and summary triggers fire afterwards.',
       },
+      {
+        key: 'kind',
+        label: 'Kind',
+        type: 'string',
+        required: false,
+        default: 'meeting',
+        choices: { meeting: 'Meeting', webinar: 'Webinar (people register for it)' },
+        helpText: 'A webinar takes registrations under its slug.',
+      },
+      {
+        key: 'slug',
+        label: 'Webinar Slug',
+        type: 'string',
+        required: false,
+        helpText:
+          'Webinars only: the name registrations use (`/webinars/{slug}/registrations`), e.g. `spring-launch`; unique in your organization.',
+      },
+      dedupeField,
     ],
     perform: createMeeting,
-    sample: {
-      id: 'mtg_01krd9x2q8h4c7v5n1m3b6z0ta',
-      code: 'kpw-rtbn-fqe',
-      title: 'Design review',
-      kind: 'meeting',
-      slug: null,
-      scheduled_at: '2026-05-12T11:30:00+02:00',
-      duration_minutes: 45,
-      settings: { waiting_room: true, transcription_auto: true },
-      status: 'scheduled',
-      join_url: 'https://meet.example.com/m/kpw-rtbn-fqe',
-      organization_id: 'org_01kr0a3c5e7g9j2m4p6r8t0w1y',
-      created_at: '2026-05-11T16:04:27.000Z',
-      updated_at: '2026-05-11T16:04:27.000Z',
-      started_at: null,
-      ended_at: null,
-    },
+    sample: meetingSample,
     outputFields: meetingFields,
   },
 });

@@ -1,0 +1,48 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { apiUrl, type Meeting } from './api';
+import { optionalText } from './input';
+import { raiseProblem } from './middleware';
+
+/** The input naming a meeting by its id or code. */
+export const meetingField = {
+  key: 'meeting',
+  label: 'Meeting',
+  type: 'string' as const,
+  required: true,
+  helpText: 'The meeting’s ID (`mtg_...`) or its code (`abc-defg-hij`), e.g. mapped from a trigger or a Find Meeting step.',
+};
+
+/** The meeting path of the `meeting` input: `/meetings/{id or code}`, the code also accepted as a join URL. */
+export function meetingPath(z: ZObject, bundle: Bundle, suffix = ''): string {
+  const raw = optionalText(bundle.inputData.meeting);
+  if (raw === undefined) throw new z.errors.Error('meeting must be a meeting ID or code', 'invalid_input', 400);
+  const ref = /\/m\/([a-z]{3}-[a-z]{4}-[a-z]{3})(?:[/?#]|$)/.exec(raw)?.[1] ?? raw;
+  return `/meetings/${encodeURIComponent(ref)}${suffix}`;
+}
+
+/** GET of a meeting-scoped resource that answers 404 until it exists: the record, or null for a 404. */
+export async function getOrNull<T>(z: ZObject, bundle: Bundle, path: string): Promise<T | null> {
+  const response = await z.request<T>({ url: apiUrl(bundle, path), skipThrowForStatus: true });
+  if (response.status === 404) return null;
+  if (response.status >= 400) raiseProblem(z, response);
+  return response.data;
+}
+
+/** A meeting record as the sample of the meeting actions and searches. */
+export const meetingSample: Meeting & Record<string, unknown> = {
+  id: 'mtg_01krd9x2q8h4c7v5n1m3b6z0ta',
+  code: 'kpw-rtbn-fqe',
+  title: 'Design review',
+  kind: 'meeting',
+  slug: null,
+  scheduled_at: '2026-05-12T11:30:00+02:00',
+  duration_minutes: 45,
+  settings: { waiting_room: true, transcription_auto: true },
+  status: 'scheduled',
+  join_url: 'https://meet.example.com/m/kpw-rtbn-fqe',
+  organization_id: 'org_01kr0a3c5e7g9j2m4p6r8t0w1y',
+  created_at: '2026-05-11T16:04:27.000Z',
+  updated_at: '2026-05-11T16:04:27.000Z',
+  started_at: null,
+  ended_at: null,
+};
