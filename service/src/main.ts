@@ -8,6 +8,7 @@ import { serveLocalSql } from './project/project.socket';
 import { createDeliveryWorker } from './services';
 import { WorkerPool } from './media/worker-pool';
 import { roomMediaProvider } from './media/room-media';
+import { recordingUnavailableReason } from './media/recorder';
 import { EmptyRoomsWorker } from './rooms/empty-rooms.worker';
 import { attachRoomSockets } from './ws/room.socket';
 
@@ -35,8 +36,13 @@ async function main(): Promise<void> {
   const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
   // Nobody can be in a room of a process that is only starting: whoever was in one when it stopped has left.
   services.rooms.recordEveryoneLeft();
+  // Nor can a recording still be running: one left processing was cut off and is marked failed.
+  const cutOff = services.recordings.failLeftovers();
+  if (cutOff.length > 0) logger.warn('recordings cut off by the last stop marked failed', { recording_ids: cutOff });
+  const recordingUnavailable = recordingUnavailableReason();
+  if (recordingUnavailable) logger.warn(recordingUnavailable);
   const media = config.rtc.workers > 0 ? await startMediaWorkers(config, logger) : undefined;
-  if (media) services.rooms.useMedia(roomMediaProvider(media));
+  if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
   const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
   const app = createApp({ config, services, logger, project: core.project, media });
   const server = await listen(app, config.port, config.host);
@@ -67,12 +73,16 @@ async function main(): Promise<void> {
     emptyRooms.stop();
     services.rooms.close();
     roomSockets.close();
-    const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), deliveryWorker.stop(), media?.close()]).then(
-      async () => {
-        await (await localSql).close();
-        await core.project.close();
-      },
-    );
+    // Recordings finish their files (one SIGINT to each ffmpeg) before the workers go.
+    const recordingsFinished = services.rooms.recordings.stopAll();
+    const closed = Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      deliveryWorker.stop(),
+      recordingsFinished.then(() => media?.close()),
+    ]).then(async () => {
+      await (await localSql).close();
+      await core.project.close();
+    });
     server.closeIdleConnections();
     let deadline: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timed out'>((resolve) => (deadline = setTimeout(() => resolve('timed out'), STOP_WAIT_MS)));

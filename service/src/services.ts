@@ -28,6 +28,7 @@ import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
 import { ChatRepo } from './rooms/chat.repo';
 import { RoomsService } from './rooms/rooms.service';
+import { RoomRecordings } from './rooms/room-recordings';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
 import { EmbedTokens } from './embed/embed-tokens';
@@ -141,6 +142,19 @@ export function createServices(
   const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
   const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
+  const recordings = new RecordingsService(
+    new RecordingsRepo(db),
+    meetings,
+    events,
+    transaction,
+    ids,
+    clock,
+    config.baseUrl,
+    recordingsDir(config.dataDir),
+    tokens,
+    config.recordingUrlTtlSeconds * 1000,
+    logger,
+  );
   const rooms = new RoomsService(
     meetings,
     participants,
@@ -155,6 +169,7 @@ export function createServices(
     clock,
     config.rooms,
     logger,
+    new RoomRecordings(recordings, logger),
   );
   return {
     db,
@@ -173,18 +188,7 @@ export function createServices(
     events,
     meetings,
     participants,
-    recordings: new RecordingsService(
-      new RecordingsRepo(db),
-      meetings,
-      events,
-      transaction,
-      ids,
-      clock,
-      config.baseUrl,
-      recordingsDir(config.dataDir),
-      tokens,
-      config.recordingUrlTtlSeconds * 1000,
-    ),
+    recordings,
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, search, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations,

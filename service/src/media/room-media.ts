@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
-import type { PlainTransportInfo, ProduceInput, RoomMedia, RoomMediaEvents, RoomMediaProvider } from '../rooms/room.media';
+import type { MediaRecording, PlainTransportInfo, ProduceInput, RoomMedia, RoomMediaEvents, RoomMediaProvider } from '../rooms/room.media';
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { RoomRecorder, type RecorderOptions } from './recorder';
 import type { WorkerPool } from './worker-pool';
 
 /** The codecs every room's router offers: Opus, VP8 (simulcast) and H.264 for browsers without VP8 hardware. */
@@ -36,12 +38,14 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
   private readonly transports = new Map<string, types.WebRtcTransport<Owned> | types.PlainTransport<Owned>>();
   private readonly producers = new Map<string, types.Producer<ProducerData>>();
   private readonly consumers = new Map<string, types.Consumer<Owned>>();
+  private readonly recorders = new Set<RoomRecorder>();
   private closed = false;
 
   private constructor(
     private readonly router: types.Router,
     private readonly webRtcServer: types.WebRtcServer,
     private readonly speakers: types.ActiveSpeakerObserver,
+    private readonly recorderOptions: RecorderOptions = {},
   ) {
     super();
     speakers.on('dominantspeaker', ({ producer }) => this.emit('activeSpeaker', (producer.appData as Owned).peerId));
@@ -49,10 +53,24 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
   }
 
   /** A router with the room codecs on the least-loaded worker of the pool. */
-  static async create(pool: WorkerPool, meetingId: string): Promise<MediasoupRoomMedia> {
+  static async create(pool: WorkerPool, meetingId: string, recorderOptions: RecorderOptions = {}): Promise<MediasoupRoomMedia> {
     const { router, webRtcServer } = await pool.createRouter({ mediaCodecs: ROOM_MEDIA_CODECS, appData: { meetingId } });
     const speakers = await router.createActiveSpeakerObserver({ interval: ACTIVE_SPEAKER_INTERVAL_MS });
-    return new MediasoupRoomMedia(router, webRtcServer, speakers);
+    return new MediasoupRoomMedia(router, webRtcServer, speakers, recorderOptions);
+  }
+
+  record(filePath: string): MediaRecording {
+    this.assertOpen();
+    const recorder = new RoomRecorder(this.router, filePath, this.recorderOptions);
+    this.recorders.add(recorder);
+    const forget = () => this.recorders.delete(recorder);
+    recorder.onFailure(forget);
+    for (const producer of this.producers.values()) recorder.add({ producer, source: producer.appData.source });
+    recorder.begin();
+    return {
+      stop: () => recorder.stop().finally(forget),
+      onFailure: (listener) => recorder.onFailure(listener),
+    };
   }
 
   get routerId(): string {
@@ -130,6 +148,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
     this.producers.set(producer.id, producer);
     producer.observer.once('close', () => this.producers.delete(producer.id));
     if (producer.kind === 'audio') await this.speakers.addProducer({ producerId: producer.id }).catch(() => undefined);
+    for (const recorder of this.recorders) recorder.add({ producer, source: input.source });
     return producer.id;
   }
 
@@ -251,10 +270,10 @@ async function mediasoupCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Rooms' media on a worker pool. */
-export function roomMediaProvider(pool: WorkerPool): RoomMediaProvider {
+/** Rooms' media on a worker pool; recordings use ffmpeg as `recorder` says. */
+export function roomMediaProvider(pool: WorkerPool, recorder: RecorderOptions & { logger?: Logger } = {}): RoomMediaProvider {
   return {
-    create: (meetingId) => MediasoupRoomMedia.create(pool, meetingId),
+    create: (meetingId) => MediasoupRoomMedia.create(pool, meetingId, recorder),
     onRoutersLost: (listener) => pool.on('workerDied', ({ routerIds }) => listener(routerIds)),
   };
 }

@@ -20,6 +20,7 @@ export class RecordingsRepo {
   private readonly listStmt;
   private readonly byId;
   private readonly updateStmt;
+  private readonly processingStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
@@ -33,6 +34,12 @@ export class RecordingsRepo {
     this.updateStmt = db.prepare(`UPDATE recordings SET status = @status, duration_seconds = @duration_seconds,
       file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at
       WHERE id = @id`);
+    this.processingStmt = db.prepare<[], RecordingRow>("SELECT * FROM recordings WHERE status = 'processing' ORDER BY id");
+  }
+
+  /** Recordings still marked processing. */
+  processing(): RecordingRow[] {
+    return this.processingStmt.all();
   }
 
   insert(row: RecordingRow): void {

@@ -7,6 +7,7 @@ import { meetingRef, type MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SignedTokens } from '../shared/signed-tokens';
+import type { Logger } from '../shared/logger';
 import type { Transaction } from '../shared/transaction';
 import type { RecordingRow, RecordingsRepo } from './recordings.repo';
 
@@ -52,6 +53,7 @@ export class RecordingsService {
     private readonly recordingsDir: string,
     private readonly tokens: SignedTokens,
     private readonly downloadUrlTtlMs: number,
+    private readonly logger?: Logger,
   ) {}
 
   /** One page of the recordings of a meeting the principal can read, newest first. */
@@ -124,6 +126,30 @@ export class RecordingsService {
       });
       return recording;
     });
+  }
+
+  /** Marks a processing recording failed (its file could not be made); `reason` goes to the log. Returns false if it was no longer processing. */
+  markFailed(recordingId: string, reason: string): boolean {
+    const row = this.repo.findById(recordingId);
+    if (!row || row.status !== 'processing') return false;
+    this.repo.update({ ...row, status: 'failed' });
+    this.logger?.warn('recording failed', { recording_id: recordingId, meeting_id: row.meeting_id, reason });
+    return true;
+  }
+
+  /**
+   * At start-up no recorder runs yet, so a recording still processing was cut off by a crash or a kill:
+   * it is marked failed (its partial file, if any, stays in the recordings directory). Returns their ids.
+   */
+  failLeftovers(): string[] {
+    const leftovers = this.repo.processing();
+    for (const row of leftovers) this.markFailed(row.id, 'the service stopped while it was recording');
+    return leftovers.map((row) => row.id);
+  }
+
+  /** Where the file of a new recording goes. */
+  pathFor(recordingId: string, extension: string): string {
+    return path.join(this.recordingsDir, `${recordingId}.${extension}`);
   }
 
   /** A link that downloads a recording without an API key until it expires (each read of the recording mints a fresh one). */

@@ -164,6 +164,14 @@ export const ROOM_HANDLERS: Handlers = {
       return {};
     },
   },
+  startRecording: {
+    schema: empty,
+    run: (session, _data, rooms) => rooms.startRecording(session),
+  },
+  stopRecording: {
+    schema: empty,
+    run: (session, _data, rooms) => rooms.stopRecording(session),
+  },
   endMeeting: {
     schema: empty,
     run(session, _data, rooms) {

@@ -54,11 +54,33 @@ export interface RoomMedia {
   consume(peerId: string, producerId: string, rtpCapabilities: unknown): Promise<ConsumerOptions | null>;
   setConsumerPaused(peerId: string, consumerId: string, paused: boolean): Promise<void>;
   setConsumerLayers(peerId: string, consumerId: string, spatialLayer: number, temporalLayer?: number): Promise<void>;
+  /**
+   * Starts recording the room's media into a webm file at `filePath` (media/recorder.ts says which tracks);
+   * conflict when recording is unavailable (no ffmpeg). Producers created later join it as they come.
+   */
+  record(filePath: string): MediaRecording;
   /** Closes everything of one peer (transports, and with them its producers and consumers). */
   closePeer(peerId: string): void;
   /** Closes the router and everything on it; idempotent. */
   close(): void;
   on<E extends keyof RoomMediaEvents>(event: E, listener: (...args: RoomMediaEvents[E]) => void): unknown;
+}
+
+/** What a finished recording's file holds. */
+export interface RecordedMedia {
+  sizeBytes: number;
+  durationSeconds: number;
+  contentType: string;
+  audioTracks: number;
+  videoTracks: number;
+}
+
+/** A recording of a room's media in progress. */
+export interface MediaRecording {
+  /** Finishes the file and measures it; rejects (AppError) when nothing usable was recorded. */
+  stop(): Promise<RecordedMedia>;
+  /** Called once when the recording fails while it runs (the recorder process died); `stop` is then not needed. */
+  onFailure(listener: (error: Error) => void): void;
 }
 
 /** Creates rooms' media on the worker pool and reports when a worker took rooms' media down with it. */

@@ -166,6 +166,13 @@ export interface RoomMethods {
   deny: { data: { peerId: string }; result: Record<string, never> };
   /** Hosts only: removes a peer from the room (reason `removed`). */
   remove: { data: { peerId: string }; result: Record<string, never> };
+  /**
+   * Hosts only: starts recording the room into a webm file (everyone gets `recording` {active: true});
+   * conflict when it already is, or when the service cannot record (no ffmpeg).
+   */
+  startRecording: { data: Record<string, never>; result: { recordingId: string } };
+  /** Hosts only: stops recording; answers once the file is ready (recording.ready was emitted), or with the error that failed it. */
+  stopRecording: { data: Record<string, never>; result: { recordingId: string; status: 'ready' } };
   /** Hosts only: ends the meeting for everyone (reason `meeting-ended`). */
   endMeeting: { data: Record<string, never>; result: Record<string, never> };
 }

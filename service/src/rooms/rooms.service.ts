@@ -30,6 +30,7 @@ import {
   type RoomState,
 } from './room.protocol';
 import { Room, type RoomEvents } from './room';
+import type { RoomRecordings } from './room-recordings';
 
 /** How rooms run: the empty-room grace period, credential lifetime and the TURN servers handed to browsers. */
 export interface RoomSettings {
@@ -100,6 +101,8 @@ export class RoomsService {
     private readonly clock: Clock,
     private readonly settings: RoomSettings,
     private readonly logger: Logger,
+    /** The rooms' recordings (started by hosts or automatically, finished when a room closes). */
+    readonly recordings: RoomRecordings,
   ) {
     meetings.onClosed((meeting) => this.endRoom(meeting.id));
   }
@@ -180,15 +183,17 @@ export class RoomsService {
       room.wait(peer, this.clock.now());
       return { status: 'waiting' };
     }
+    const goesLive = meeting.status === 'scheduled';
     this.transaction(() => {
       peer.participantId = this.participants.recordJoin(meeting.id, {
         name: peer.name,
         role: peer.role,
         identity: peer.admission.identity,
       }).id;
-      if (meeting.status === 'scheduled') this.meetings.start(meeting);
+      if (goesLive) this.meetings.start(meeting);
     });
     room.admit(peer);
+    if (goesLive && meeting.transcription_auto === 1) this.recordAutomatically(room);
     return { status: 'joined', state: this.stateFor(room, peer) };
   }
 
@@ -216,6 +221,19 @@ export class RoomsService {
     if (peerId === session.peer.id) throw AppError.conflict('Use leave to leave the room yourself');
     const target = session.room.peer(peerId);
     this.leave({ room: session.room, peer: target }, target.state === 'waiting' ? 'denied' : 'removed');
+  }
+
+  /** A host starts recording the room; everyone is told (`recording` notification). */
+  startRecording(session: RoomSession): { recordingId: string } {
+    this.assertHost(session.peer);
+    return this.recordings.start(session.room);
+  }
+
+  /** A host stops recording the room; resolves once the file is finished (ready or failed). */
+  async stopRecording(session: RoomSession): Promise<{ recordingId: string; status: 'ready' }> {
+    this.assertHost(session.peer);
+    const recording = await this.recordings.stop(session.room.meeting.id);
+    return { recordingId: recording.id, status: 'ready' };
   }
 
   /** A host ends the meeting for everyone. */
@@ -304,6 +322,7 @@ export class RoomsService {
   private endRoom(meetingId: string): void {
     const room = this.rooms.get(meetingId);
     if (!room) return;
+    this.recordings.finish(meetingId);
     this.recordLeaves(room);
     room.close('meeting-ended');
     this.closeRoom(room);
@@ -403,8 +422,17 @@ export class RoomsService {
   }
 
   private closeRoom(room: Room): void {
+    this.recordings.finish(room.meeting.id);
     room.close('left');
     if (this.rooms.get(room.meeting.id) === room) this.rooms.delete(room.meeting.id);
+  }
+
+  private recordAutomatically(room: Room): void {
+    try {
+      this.recordings.start(room);
+    } catch (error) {
+      this.logger.warn('automatic recording could not start', { meeting_id: room.meeting.id, error: String(error) });
+    }
   }
 
   private recoverMedia(routerIds: string[]): void {

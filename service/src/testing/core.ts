@@ -18,7 +18,7 @@ export interface TestCore extends Core {
 export function startTestCore(env: Record<string, string> = {}, clock = new ManualClock(Date.now())): TestCore {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', PORT: '0', ...env });
-  const core = bootstrap(config, { clock, logger: createLogger('silent') });
+  const core = bootstrap(config, { clock, logger: createLogger(process.env.SVC_TEST_LOG_LEVEL === 'warn' ? 'warn' : 'silent') });
   return {
     ...core,
     clock,

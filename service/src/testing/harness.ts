@@ -118,6 +118,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     async close() {
       services.rooms.close();
       sockets?.close();
+      await services.rooms.recordings.stopAll();
       await media?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

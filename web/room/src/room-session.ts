@@ -166,6 +166,16 @@ export class RoomSession {
     await this.request('endMeeting', {});
   }
 
+  /** Hosts: starts recording the room (everyone then gets the `recording` event). */
+  async startRecording(): Promise<void> {
+    await this.request('startRecording', {});
+  }
+
+  /** Hosts: stops recording; resolves once the file is finished. */
+  async stopRecording(): Promise<void> {
+    await this.request('stopRecording', {});
+  }
+
   /** Hosts: admits or turns away someone in the waiting room, or removes a participant. */
   async hostAction(action: 'admit' | 'deny' | 'remove', peerId: string): Promise<void> {
     await this.request(action, { peerId });

@@ -75,6 +75,8 @@ export const de: Messages = {
   'room.recording': 'Aufnahme',
   'room.recordingStarted': 'Aufnahme gestartet',
   'room.recordingStopped': 'Aufnahme beendet',
+  'room.record': 'Aufnehmen',
+  'room.stopRecording': 'Aufnahme beenden',
   'room.participants': 'Teilnehmende',
   'room.participantCount': { one: ' Person', other: ' Personen' },
   'room.presentersVideo': 'Das Video der Vortragenden erscheint hier.',
@@ -124,6 +126,7 @@ export const de: Messages = {
   'chat.hint': 'Eingabetaste sendet, Umschalt+Eingabetaste beginnt eine neue Zeile.',
 
   'error.endMeeting': 'Das Meeting konnte nicht beendet werden: {error}',
+  'error.recording': 'Aufnahme fehlgeschlagen: {error}',
   'error.remove': '{name} konnte nicht entfernt werden: {error}',
   'error.admit': '{name} konnte nicht eingelassen werden: {error}',
   'error.deny': '{name} konnte nicht abgelehnt werden: {error}',

@@ -76,6 +76,8 @@ export const en = {
   'room.recording': 'Recording',
   'room.recordingStarted': 'Recording started',
   'room.recordingStopped': 'Recording stopped',
+  'room.record': 'Record',
+  'room.stopRecording': 'Stop recording',
   'room.participants': 'Participants',
   'room.participantCount': { one: ' participant', other: ' participants' },
   'room.presentersVideo': 'The presenters’ video will appear here.',
@@ -125,6 +127,7 @@ export const en = {
   'chat.hint': 'Enter sends, Shift+Enter starts a new line.',
 
   'error.endMeeting': 'Could not end the meeting: {error}',
+  'error.recording': 'Recording failed: {error}',
   'error.remove': 'Could not remove {name}: {error}',
   'error.admit': 'Could not admit {name}: {error}',
   'error.deny': 'Could not deny {name}: {error}',

@@ -75,6 +75,8 @@ export const fr: Messages = {
   'room.recording': 'Enregistrement',
   'room.recordingStarted': 'Enregistrement démarré',
   'room.recordingStopped': 'Enregistrement arrêté',
+  'room.record': 'Enregistrer',
+  'room.stopRecording': 'Arrêter l’enregistrement',
   'room.participants': 'Participants',
   'room.participantCount': { one: ' participant', other: ' participants' },
   'room.presentersVideo': 'La vidéo des présentateurs s’affichera ici.',
@@ -124,6 +126,7 @@ export const fr: Messages = {
   'chat.hint': 'Entrée envoie, Maj+Entrée commence une nouvelle ligne.',
 
   'error.endMeeting': 'Impossible de terminer la réunion : {error}',
+  'error.recording': 'Échec de l’enregistrement : {error}',
   'error.remove': 'Impossible de retirer {name} : {error}',
   'error.admit': 'Impossible d’admettre {name} : {error}',
   'error.deny': 'Impossible de refuser {name} : {error}',

@@ -161,6 +161,29 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const chatBadge = h('span', { class: 'badge unread', hidden: true });
   chatBtn.append(chatBadge);
   const settingsBtn = toolButton('open-settings', 'settings', t('room.settings'), () => togglePanel('settings'));
+  let recording = false;
+  let recordingBusy = false;
+  const recordBtn = toolButton('toggle-recording', 'rec', t('room.record'), () => void toggleRecording());
+  const renderRecording = () => {
+    recBadge.hidden = !recording;
+    recordBtn.hidden = !isHost();
+    recordBtn.classList.toggle('active', recording);
+    (recordBtn as HTMLButtonElement).disabled = recordingBusy;
+    recordBtn.querySelector('.tool-label')!.textContent = t(recording ? 'room.stopRecording' : 'room.record');
+  };
+  const toggleRecording = async () => {
+    if (recordingBusy) return;
+    recordingBusy = true;
+    renderRecording();
+    try {
+      await (recording ? session.stopRecording() : session.startRecording());
+    } catch (err) {
+      toast(t('error.recording', { error: String(err) }));
+    } finally {
+      recordingBusy = false;
+      renderRecording();
+    }
+  };
   const endBtn = h(
     'button',
     { type: 'button', class: 'btn danger-outline', 'data-testid': 'end-meeting', onclick: () => confirmEnd() },
@@ -177,7 +200,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     'footer',
     { class: 'toolbar', role: 'toolbar', 'aria-label': t('room.controls') },
     mediaTools,
-    h('div', { class: 'tool-group' }, peopleBtn, chatBtn, settingsBtn),
+    h('div', { class: 'tool-group' }, peopleBtn, chatBtn, settingsBtn, recordBtn),
     h('div', { class: 'tool-group end' }, endBtn, leaveBtn),
   );
 
@@ -510,7 +533,8 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     for (const m of s.chat) addChat(m);
     renderCount();
     renderWaiting(s.waiting);
-    recBadge.hidden = !s.recording;
+    recording = s.recording;
+    renderRecording();
     renderLocal('microphone');
     renderLocal('camera');
     renderLocal('screen');
@@ -579,7 +603,8 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   session.events.on('participantCount', () => renderCount());
   session.events.on('waiting', ({ peers }) => renderWaiting(peers));
   session.events.on('recording', ({ active }) => {
-    recBadge.hidden = !active;
+    recording = active;
+    renderRecording();
     toast(t(active ? 'room.recordingStarted' : 'room.recordingStopped'));
   });
   session.events.on('chat', ({ message }) => addChat(message));

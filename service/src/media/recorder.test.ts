@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import {
+  hostRoomCredential,
+  joinRoom,
+  OPUS_RTP,
+  roomCredential,
+  seedMeeting,
+  startRtpSender,
+  startTestServer,
+  VP8_RTP,
+  type RtpSender,
+  type TestServer,
+} from '@svc/service/testing';
+import type { Peer } from '../rooms/peer';
+import type { Room } from '../rooms/room';
+import { recordingUnavailableReason, sdpOf } from './recorder';
+
+let t: TestServer;
+let key: string;
+const senders: RtpSender[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer({ SVC_ROOM_EMPTY_GRACE_SECONDS: '60', SVC_ROOM_RATE_LIMIT_PER_SECOND: '100000' }, { media: true });
+  key = t.key();
+});
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+});
+afterAll(() => t.close());
+
+const roomOf = (meetingId: string): Room => t.services.rooms.liveRooms().find((r) => r.meeting.id === meetingId)!;
+
+/** Has `peer` send real media (ffmpeg) over a plain transport; resolves once the producer exists. */
+async function send(room: Room, peer: Peer, kind: 'audio' | 'video', ssrc: number): Promise<void> {
+  const transport = await room.media.createPlainTransport(peer.id, 'send', '127.0.0.1');
+  const base = kind === 'audio' ? OPUS_RTP : VP8_RTP;
+  await room.produce(peer, {
+    transportId: transport.id,
+    kind,
+    rtpParameters: { ...base, encodings: [{ ssrc }] },
+    source: kind === 'audio' ? 'microphone' : 'camera',
+    paused: false,
+  });
+  senders.push(startRtpSender(kind, transport.local.port, { ssrc, frequency: 300 + (ssrc % 500) }));
+}
+
+async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const fileSize = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+function probe(file: string): { duration: number; streams: string[] } {
+  const out = spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], {
+    encoding: 'utf8',
+  });
+  const info = JSON.parse(out.stdout) as { format: { duration: string }; streams: { codec_type: string }[] };
+  return { duration: Number(info.format.duration), streams: info.streams.map((s) => s.codec_type) };
+}
+
+const recordingsOf = async (meetingId: string) =>
+  (await t.request('GET', `/api/v1/public/meetings/${meetingId}/recordings`, { key })).body.data as {
+    id: string;
+    status: string;
+    kind: string;
+    duration_seconds: number;
+  }[];
+
+const readyEvents = async (recordingId: string) =>
+  (
+    (await t.request('GET', '/api/v1/public/events?limit=100', { key })).body.data as {
+      type: string;
+      data: { recording: { id: string } };
+    }[]
+  ).filter((e) => e.type === 'recording.ready' && e.data.recording.id === recordingId).length;
+
+describe('recording a room', () => {
+  it('is started and stopped by a host over signalling, shown to everyone, and ends as a ready webm with audio and video', async () => {
+    const m = seedMeeting(t);
+    const { client: host, state } = await joinRoom(await hostRoomCredential(t, key, m));
+    const { client: guest } = await joinRoom(await roomCredential(t, m.code, { name: 'Guest' }));
+    const room = roomOf(m.id);
+    await send(room, room.peer(state.self.id), 'audio', 1_001);
+    await send(room, room.peer(state.self.id), 'video', 2_001);
+
+    const refused = await guest.call('startRecording', {});
+    expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+
+    const started = Date.now();
+    const { recordingId } = await host.ok('startRecording', {});
+    expect(await guest.next('recording')).toEqual({ active: true });
+    expect(room.recording).toBe(true);
+    expect((await host.call('startRecording', {})).ok).toBe(false);
+    expect((await recordingsOf(m.id))[0]).toMatchObject({ id: recordingId, status: 'processing' });
+
+    // A second microphone that starts during the recording gets its own track.
+    const { state: secondState } = await joinRoom(await roomCredential(t, m.code, { name: 'Late' }));
+    await until(() => fileSize(t.services.recordings.pathFor(recordingId, 'webm')) > 0, 'ffmpeg writing the file');
+    await send(room, room.peer(secondState.self.id), 'audio', 1_002);
+    await until(() => Date.now() - started > 7_000, 'seven seconds of recording');
+
+    expect(await host.ok('stopRecording', {})).toEqual({ recordingId, status: 'ready' });
+    const elapsed = (Date.now() - started) / 1000;
+    expect(await guest.next('recording', 1)).toEqual({ active: false });
+    const [listed] = await recordingsOf(m.id);
+    expect(listed).toMatchObject({ id: recordingId, kind: 'video', status: 'ready' });
+    // ffmpeg starts within a second or two of the request; the file lasts from its first packet.
+    expect(listed!.duration_seconds).toBeGreaterThanOrEqual(Math.floor(elapsed - 3));
+    expect(listed!.duration_seconds).toBeLessThanOrEqual(Math.ceil(elapsed));
+    const file = t.services.recordings.pathFor(recordingId, 'webm');
+    const { streams } = probe(file);
+    expect(streams.filter((s) => s === 'video')).toHaveLength(1);
+    expect(streams.filter((s) => s === 'audio').length).toBeGreaterThanOrEqual(2);
+    expect(spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:a:1', '-f', 'null', '-'], { encoding: 'utf8' }).status).toBe(0);
+    expect(await readyEvents(recordingId)).toBe(1);
+    expect((await host.call('stopRecording', {})).ok).toBe(false);
+    host.close();
+    guest.close();
+  }, 60_000);
+
+  it('starts by itself when a meeting with transcription_auto goes live, and is finished when the meeting ends', async () => {
+    const m = seedMeeting(t, { settings: { transcription_auto: true } });
+    const { client: host, state } = await joinRoom(await hostRoomCredential(t, key, m));
+    const room = roomOf(m.id);
+    await until(() => room.recording, 'the automatic recording');
+    await send(room, room.peer(state.self.id), 'audio', 1_003);
+    const [processing] = await recordingsOf(m.id);
+    expect(processing).toMatchObject({ status: 'processing' });
+    await until(() => fileSize(t.services.recordings.pathFor(processing!.id, 'webm')) > 0, 'ffmpeg writing the file');
+    const writing = Date.now();
+    await until(() => Date.now() - writing > 3_000, 'three seconds of audio');
+    await host.ok('endMeeting', {});
+    await until(async () => (await recordingsOf(m.id))[0]!.status === 'ready', 'the finished recording');
+    expect(await readyEvents(processing!.id)).toBe(1);
+    const { streams, duration } = probe(t.services.recordings.pathFor(processing!.id, 'webm'));
+    expect(streams).toContain('audio');
+    expect(streams).not.toContain('video');
+    expect(duration).toBeGreaterThan(2.5);
+  }, 60_000);
+
+  it('fails cleanly when nothing was sent, and marks recordings cut off by a crash failed at the next start', async () => {
+    const m = seedMeeting(t);
+    const { client: host } = await joinRoom(await hostRoomCredential(t, key, m));
+    const { recordingId } = await host.ok('startRecording', {});
+    const stopped = await host.call('stopRecording', {});
+    expect(stopped).toMatchObject({ ok: false, error: { message: expect.stringContaining('Nothing was recorded') } });
+    expect((await recordingsOf(m.id))[0]).toMatchObject({ id: recordingId, status: 'failed' });
+
+    const leftover = t.services.recordings.start(m.id, 'video');
+    expect(t.services.recordings.failLeftovers()).toContain(leftover.id);
+    expect((await recordingsOf(m.id)).find((r) => r.id === leftover.id)).toMatchObject({ status: 'failed' });
+    host.close();
+  }, 30_000);
+
+  it('says why recording is unavailable without ffmpeg, and writes one port per track into the SDP', () => {
+    expect(recordingUnavailableReason('/nonexistent/ffmpeg')).toMatch(/ffmpeg not found.*ensure-media-tools/);
+    expect(recordingUnavailableReason()).toBeNull();
+    const sdp = sdpOf([
+      { kind: 'audio', port: 50_000, payloadType: 100, rtpmap: 'opus/48000/2' },
+      { kind: 'video', port: 50_002, payloadType: 101, rtpmap: 'VP8/90000' },
+    ]);
+    expect(sdp).toContain('m=audio 50000 RTP/AVP 100\na=rtpmap:100 opus/48000/2');
+    expect(sdp).toContain('m=video 50002 RTP/AVP 101\na=rtpmap:101 VP8/90000');
+  });
+});
