@@ -14,6 +14,7 @@ import {
   openPage,
   pollUntil,
   roomServiceEnv,
+  saveScreenshot,
   type RoomPage,
 } from './support/browser';
 import { call, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
@@ -95,6 +96,7 @@ describe('recording a meeting spoken by flite in Chromium', () => {
       10_000,
       100,
     );
+    await saveScreenshot(host.page, 'room-recording');
     // The fake microphone loops the script: record it once through, and a little more.
     await pollUntil(
       () => 'the whole script to be spoken',
