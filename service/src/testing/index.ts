@@ -11,3 +11,4 @@ export * from './postgres-server';
 export * from './project';
 export * from './room-client';
 export * from './mcp-client';
+export * from './speech';
