@@ -54,7 +54,7 @@ export function recordSpeech(
       fileName,
       contentType: 'audio/webm',
       sizeBytes: fs.statSync(file).size,
-      durationSeconds: mediaDuration(file),
+      durationSeconds: Math.round(mediaDuration(file)),
     });
     return started.id;
   } finally {

@@ -3,17 +3,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/** A scripted meeting (about 36 s spoken) with a decision and an action item whose owner is Robert, due Wednesday. */
+export const MEETING_SCRIPT = [
+  'Good morning everyone, thanks for joining the weekly planning meeting.',
+  'The new billing service passed all of its tests on the staging server last night.',
+  'Customers asked for a faster search page and better reports.',
+  'After a long discussion we decided to launch the billing service on Friday.',
+  'Action item: Robert will update the customer documentation by Wednesday.',
+  'The support team will watch the error logs during the first week.',
+  'Thank you all, see you next week.',
+];
+
 /**
- * Speaks `sentences` with flite's rms voice (the voice pocketsphinx understands best) and encodes the result as
- * webm/opus at `outPath`, as a real recording is; `repeat` concatenates the whole script that many times.
+ * Speaks `sentences` with flite's rms voice (the voice pocketsphinx understands best), with a pause of `pauseSeconds`
+ * (1 by default) after each as people leave between turns, and encodes the result as webm/opus at `outPath`, as a
+ * real recording is; `repeat` concatenates the whole script that many times.
  */
-export function speechRecording(sentences: string[], outPath: string, opts: { repeat?: number } = {}): void {
+export function speechRecording(sentences: string[], outPath: string, opts: { repeat?: number; pauseSeconds?: number } = {}): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-speech-'));
   try {
-    const parts = sentences.map((sentence, i) => {
+    const pause = path.join(work, 'pause.wav');
+    const silence = `anullsrc=r=16000:cl=mono:d=${opts.pauseSeconds ?? 1}`;
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', silence, '-c:a', 'pcm_s16le', pause]);
+    const parts = sentences.flatMap((sentence, i) => {
       const wav = path.join(work, `s${i}.wav`);
       execFileSync('flite', ['-voice', 'rms', '-t', sentence, '-o', wav]);
-      return wav;
+      return [wav, pause];
     });
     const list = path.join(work, 'list.txt');
     const once = parts.map((p) => `file '${p}'\n`).join('');
