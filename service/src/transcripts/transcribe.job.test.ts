@@ -72,6 +72,20 @@ describe('the transcribe and summarize jobs', () => {
     expect(jobsOf(m.id)).toEqual([]);
   });
 
+  it('queues a transcription on request (POST /meetings/{id}/transcript) of the newest ready recording; 409 without one', async () => {
+    const key = t.key(['meetings:write']);
+    const meeting = seedMeeting(t, { title: 'On request' });
+    const post = () => t.request('POST', `/api/v1/public/meetings/${meeting.id}/transcript`, { key });
+    expect(await post()).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    record(meeting.id, (f) => fs.writeFileSync(f, 'old'));
+    const newest = record(meeting.id, (f) => fs.writeFileSync(f, 'new'));
+    const res = await post();
+    expect(res).toMatchObject({ status: 202, body: { kind: 'transcribe', status: 'pending', attempt_count: 0, last_error: null } });
+    expect(t.services.jobs.find(res.body.id)!.payload).toBe(JSON.stringify({ recording_id: newest.id }));
+    const readOnly = await t.request('POST', `/api/v1/public/meetings/${meeting.id}/transcript`, { key: t.key(['transcripts:read']) });
+    expect(readOnly.status).toBe(403);
+  });
+
   it('transcribes a real webm recording from 16 kHz mono wav, stores the transcript, then summarizes it, each event once', async () => {
     const w = worker();
     await drain(w);
