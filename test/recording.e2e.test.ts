@@ -82,9 +82,19 @@ describe('recording a meeting spoken by flite in Chromium', () => {
     const speechSeconds = seconds(speech);
     const meeting = await createMeeting(svc.url, key, { title: 'Beta planning' });
     host = await openPage(browser, await hostLink(svc.url, key, meeting.id, 'Hana Host'));
-    expect(await joinRoom(host.page)).toBe('room');
-    const record = host.page.getByTestId('toggle-recording');
+    const page = host.page;
+    expect(await joinRoom(page)).toBe('room');
+    const record = page.getByTestId('toggle-recording');
     await record.waitFor({ timeout: 10_000 });
+    // The recording takes the cameras present when it starts: wait until the page sends both.
+    await pollUntil(
+      () => 'the page to send microphone and camera',
+      async () => {
+        const sending = (await page.evaluate('window.__svcRoom.sending()')) as string[];
+        return sending.includes('microphone') && sending.includes('camera');
+      },
+      15_000,
+    );
     expect(await record.textContent()).toBe('Record');
 
     await record.click();

@@ -52,7 +52,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
     ...embedRoutes(s.embed),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),
-    ...transcriptsRoutes(s.transcripts),
+    ...transcriptsRoutes(s.transcripts, s.transcription),
     ...summariesRoutes(s.summaries),
     ...searchRoutes(s.search),
     ...registrationsRoutes(s.registrations, s.idempotency),

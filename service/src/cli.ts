@@ -9,6 +9,9 @@ import type { Services } from './services';
 import { PROJECT_USAGE, runProjectCli } from './project/project.cli';
 import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
+import type { JobStatus } from './jobs/jobs.repo';
+
+const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'succeeded', 'failed'];
 
 const USAGE = `Usage:
   svc keys create --name NAME --scopes SCOPE[,SCOPE...] [--org ORG_ID] [--expires-in 30d]
@@ -26,6 +29,9 @@ const USAGE = `Usage:
   svc integrations list [--json]
   svc integrations remove INTEGRATION_ID
   svc dashboard-link               Prints a one-time dashboard sign-in link for the owner (valid 15 minutes).
+  svc jobs list [--status pending|running|succeeded|failed] [--json]
+      Background jobs (transcribe, summarize), newest first, with attempts and the last error.
+  svc jobs retry JOB_ID            Runs a failed job again (with a fresh set of attempts).
   svc users list [--json]
   svc users set-password EMAIL     Reads the new password from stdin (at least 10 characters); enables
                                    email + password sign-in to the dashboard.
@@ -63,6 +69,7 @@ export function runCli(argv: string[], services: Services, io: CliIo, stdin = ''
         url: { type: 'string' },
         events: { type: 'string' },
         json: { type: 'boolean' },
+        status: { type: 'string' },
       },
     });
     const { owner } = services.identity.ensureOwner();
@@ -72,6 +79,28 @@ export function runCli(argv: string[], services: Services, io: CliIo, stdin = ''
       return 0;
     }
     switch (`${group} ${command}`) {
+      case 'jobs list': {
+        const status = values.status;
+        if (status !== undefined && !JOB_STATUSES.includes(status as JobStatus)) {
+          throw new UsageError(`--status must be one of ${JOB_STATUSES.join(', ')}`);
+        }
+        const jobs = services.jobs.list({ status: status as JobStatus | undefined });
+        if (values.json) io.out(`${JSON.stringify(jobs, null, 2)}\n`);
+        else {
+          for (const j of jobs) {
+            const error = j.last_error ? `  error: ${j.last_error}` : '';
+            io.out(`${j.id}  ${j.kind}  ${j.status}  attempts=${j.attempt_count}  created=${j.created_at}  ${j.payload}${error}\n`);
+          }
+        }
+        return 0;
+      }
+      case 'jobs retry': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('name the job id to retry (see svc jobs list --status failed)');
+        services.jobs.retry(id);
+        io.err(`job ${id} is pending again; a running service picks it up within a second\n`);
+        return 0;
+      }
       case 'users list': {
         const users = services.identity.listUsers();
         if (values.json) io.out(`${JSON.stringify(users, null, 2)}\n`);

@@ -45,6 +45,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the transcription settings: pocketsphinx and one job at a time unless told otherwise', () => {
+    expect(loadConfig({}).transcription).toEqual({
+      stt: undefined,
+      pocketsphinxModelDir: '/usr/share/pocketsphinx/model/en-us',
+      jobConcurrency: 1,
+    });
+    const config = loadConfig({ SVC_STT_URL: 'http://127.0.0.1:8000/v1/', SVC_STT_API_KEY: 'k', SVC_JOB_CONCURRENCY: '2' });
+    expect(config.transcription).toMatchObject({
+      stt: { url: 'http://127.0.0.1:8000/v1', apiKey: 'k', model: 'whisper-1', timeoutMs: 600_000 },
+      jobConcurrency: 2,
+    });
+  });
+
   it('reads the media and room settings', () => {
     const config = loadConfig({
       SVC_RTC_WORKERS: '3',
@@ -104,6 +117,8 @@ describe('loadConfig', () => {
     [{ SVC_TURN_URLS: 'http://turn.example.com' }, 'SVC_TURN_URLS'],
     [{ SVC_ROOM_EMPTY_GRACE_SECONDS: '-1' }, 'SVC_ROOM_EMPTY_GRACE_SECONDS'],
     [{ SVC_LLM_URL: 'llm.example.com' }, 'SVC_LLM_URL'],
+    [{ SVC_STT_URL: 'whisper.local' }, 'SVC_STT_URL'],
+    [{ SVC_JOB_CONCURRENCY: '0' }, 'SVC_JOB_CONCURRENCY'],
     [{ SVC_LLM_URL: 'https://llm.example.com/v1' }, 'SVC_LLM_MODEL'],
     [{ SVC_LLM_URL: 'https://llm.example.com/v1', SVC_LLM_MODEL: 'm', SVC_LLM_TIMEOUT_MS: '10' }, 'SVC_LLM_TIMEOUT_MS'],
   ])('refuses %j with a message naming %s', (env, name) => {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { LlmSettings } from './llm/llm.client';
+import type { SttSettings } from './transcripts/openai-stt';
 import type { RoomSettings } from './rooms/rooms.service';
 
 /** Every setting of the service, read once from the environment and validated. */
@@ -27,6 +28,17 @@ export interface Config {
   dashboard: DashboardConfig;
   /** The LLM endpoint ask_meetings answers with; absent: answers are extractive (quoted transcript sentences). */
   llm: LlmSettings | undefined;
+  transcription: TranscriptionConfig;
+}
+
+/** Speech-to-text and the durable jobs that run it. */
+export interface TranscriptionConfig {
+  /** An OpenAI-compatible `/audio/transcriptions` endpoint; absent: pocketsphinx, offline. */
+  stt: SttSettings | undefined;
+  /** Pocketsphinx's model directory (holding en-us/, en-us.lm.bin, cmudict-en-us.dict). */
+  pocketsphinxModelDir: string;
+  /** Background jobs (transcribe, summarize) run at once; speech-to-text takes a core each. */
+  jobConcurrency: number;
 }
 
 /** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
@@ -131,6 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: path.resolve(env.SVC_DASHBOARD_DIR || path.join(__dirname, '../../web/dashboard/dist')),
     },
     llm: llmSettings(env),
+    transcription: {
+      stt: sttSettings(env),
+      pocketsphinxModelDir: path.resolve(env.SVC_POCKETSPHINX_MODEL_DIR || '/usr/share/pocketsphinx/model/en-us'),
+      jobConcurrency: integer(env, 'SVC_JOB_CONCURRENCY', 1, 1, 64),
+    },
   };
 }
 
@@ -145,6 +162,18 @@ function llmSettings(env: NodeJS.ProcessEnv): LlmSettings | undefined {
     apiKey: env.SVC_LLM_API_KEY || undefined,
     model,
     timeoutMs: integer(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1_000, 600_000),
+  };
+}
+
+function sttSettings(env: NodeJS.ProcessEnv): SttSettings | undefined {
+  const url = (env.SVC_STT_URL || '').replace(/\/+$/, '');
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^/]+/.test(url)) throw new ConfigError(`SVC_STT_URL must be an http(s) URL, got "${url}"`);
+  return {
+    url,
+    apiKey: env.SVC_STT_API_KEY || undefined,
+    model: env.SVC_STT_MODEL || 'whisper-1',
+    timeoutMs: integer(env, 'SVC_STT_TIMEOUT_MS', 600_000, 1_000, 3_600_000),
   };
 }
 

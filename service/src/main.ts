@@ -5,7 +5,7 @@ import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
 import { listen } from './http/server';
 import { serveLocalSql } from './project/project.socket';
-import { createDeliveryWorker } from './services';
+import { createDeliveryWorker, createJobWorker, mediaJobHandlers } from './services';
 import { WorkerPool } from './media/worker-pool';
 import { roomMediaProvider } from './media/room-media';
 import { recordingUnavailableReason } from './media/recorder';
@@ -34,6 +34,9 @@ async function main(): Promise<void> {
   }
 
   const deliveryWorker = createDeliveryWorker(services, config, logger, { project: core.project });
+  const jobWorker = createJobWorker(services, mediaJobHandlers(services, config, logger), logger, {
+    concurrency: config.transcription.jobConcurrency,
+  });
   // Nobody can be in a room of a process that is only starting: whoever was in one when it stopped has left.
   services.rooms.recordEveryoneLeft();
   // Nor can a recording still be running: one left processing was cut off and is marked failed.
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
+  jobWorker.start();
   // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
   const localSql = core.project.start().then(
     () => serveLocalSql(core.project, config.dataDir),
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
     const closed = Promise.all([
       new Promise<void>((resolve) => server.close(() => resolve())),
       deliveryWorker.stop(),
+      jobWorker.stop(),
       recordingsFinished.then(() => media?.close()),
     ]).then(async () => {
       await (await localSql).close();

@@ -41,6 +41,13 @@ import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';
 import { TranscriptsService } from './transcripts/transcripts.service';
+import { TranscribeJob, TranscriptionTrigger } from './transcripts/transcribe.job';
+import { TranscriptionService } from './transcripts/transcription.service';
+import type { SpeechToText } from './transcripts/speech-to-text';
+import { OpenAiSpeechToText } from './transcripts/openai-stt';
+import { PocketsphinxSpeechToText } from './transcripts/pocketsphinx';
+import { SummarizeJob } from './summaries/summarize.job';
+import { Summarizer } from './summaries/summarizer';
 import { ChatTarget } from './integrations/chat.target';
 import type { ProjectDatabase } from './project/project.database';
 import { ProjectTarget } from './project/project.target';
@@ -76,6 +83,7 @@ export interface Services {
   recordings: RecordingsService;
   transcripts: TranscriptsService;
   summaries: SummariesService;
+  transcription: TranscriptionService;
   registrations: RegistrationsService;
   idempotency: IdempotencyService;
   jobs: JobQueue;
@@ -115,6 +123,7 @@ export function createServices(
   const embedTokens = new EmbedTokens(tokens, clock);
   const deliveries = new DeliveriesRepo(db);
   const jobsRepo = new JobsRepo(db);
+  const jobs = new JobQueue(jobsRepo, ids, clock);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
   const webhooks = new WebhooksService(
     webhookEndpoints,
@@ -139,6 +148,7 @@ export function createServices(
   );
   events.subscribe(webhooks);
   events.subscribe(integrations);
+  events.subscribe(new TranscriptionTrigger(meetings, jobs));
   const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
   const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
@@ -189,11 +199,12 @@ export function createServices(
     meetings,
     participants,
     recordings,
+    transcription: new TranscriptionService(meetings, recordings, jobs),
     transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, search, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations,
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
-    jobs: new JobQueue(jobsRepo, ids, clock),
+    jobs,
     jobsRepo,
     webhooks,
     deliveries,
@@ -245,6 +256,24 @@ export function createDeliveryWorker(
   });
   services.events.onEmitted(() => worker.wake());
   return worker;
+}
+
+/** The handlers of the media jobs: `transcribe` (pocketsphinx, or the configured endpoint) and `summarize` (extractive, or the configured LLM). */
+export function mediaJobHandlers(services: Services, config: Pick<Config, 'transcription' | 'llm'>, logger: Logger): JobHandler[] {
+  const { stt, pocketsphinxModelDir } = config.transcription;
+  const engine: SpeechToText = stt ? new OpenAiSpeechToText(stt) : new PocketsphinxSpeechToText(pocketsphinxModelDir);
+  const { recordings, transcripts, jobs, transaction, meetings, participants, summaries } = services;
+  return [
+    new TranscribeJob({ recordings, transcripts, jobs, transaction, engine, logger }),
+    new SummarizeJob({
+      meetings,
+      participants,
+      transcripts,
+      summaries,
+      summarizer: new Summarizer(config.llm && new LlmClient(config.llm), logger),
+      logger,
+    }),
+  ];
 }
 
 /** The durable job worker of a set of services with a handler per job kind, woken whenever a job is queued. */

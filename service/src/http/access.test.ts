@@ -19,6 +19,7 @@ const ENDPOINTS: { method: string; path: string; scope: Scope | null; body?: unk
   { method: 'GET', path: '/meetings/{id}/recordings', scope: 'recordings:read' },
   { method: 'GET', path: '/recordings/{recording_id}/download', scope: 'recordings:read' },
   { method: 'GET', path: '/meetings/{id}/transcript', scope: 'transcripts:read' },
+  { method: 'POST', path: '/meetings/{id}/transcript', scope: 'meetings:write' },
   { method: 'GET', path: '/meetings/{id}/summary', scope: 'transcripts:read' },
   { method: 'GET', path: '/webinars/{slug}/registrations?email=ann@example.com', scope: 'webinars:write' },
   { method: 'POST', path: '/webinars/{slug}/registrations', scope: 'webinars:write', body: { email: 'ann@example.com', name: 'Ann' } },

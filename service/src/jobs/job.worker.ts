@@ -3,11 +3,15 @@ import type { IdGenerator } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { Transaction } from '../shared/transaction';
 import { ClaimLoop } from './claim-loop';
-import type { JobRow, JobsRepo } from './jobs.repo';
+import { AppError } from '../shared/errors';
+import type { JobRow, JobsRepo, JobStatus } from './jobs.repo';
 
 /** Delays before attempts 2..5 of a failing job. */
 export const JOB_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000] as const;
 const LEASE_CHECK_EVERY_MS = 1_000;
+
+/** Thrown by a handler for a failure no retry can fix (a corrupt input): the job fails at once with this message. */
+export class PermanentJobError extends Error {}
 
 /** One kind of background work (transcribe, summarize, ...): what to do with a job's payload. */
 export interface JobHandler<Payload = unknown> {
@@ -46,8 +50,32 @@ export class JobQueue {
       created_at: isoAt(this.clock.now()),
       completed_at: null,
     });
-    if (this.listeners.length > 0) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
+    this.notify();
     return id;
+  }
+
+  /** One job by id. */
+  find(id: string): JobRow | undefined {
+    return this.repo.findById(id);
+  }
+
+  /** Jobs for operators, newest first, optionally only those in `status`. */
+  list(opts: { status?: JobStatus; limit?: number } = {}): JobRow[] {
+    return this.repo.list(opts.status ?? null, opts.limit ?? 100);
+  }
+
+  /** Makes a failed job due now with a fresh set of attempts; not_found or conflict (when it has not failed) otherwise. */
+  retry(id: string): JobRow {
+    const job = this.repo.findById(id);
+    if (!job) throw AppError.notFound(`Job ${id}`);
+    if (job.status !== 'failed') throw AppError.conflict(`Job ${id} is ${job.status}; only a failed job can be retried`);
+    this.repo.retry(id, this.clock.now());
+    this.notify();
+    return this.repo.findById(id)!;
+  }
+
+  private notify(): void {
+    if (this.listeners.length > 0) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
   }
 }
 
@@ -116,14 +144,16 @@ export class JobWorker {
     const attempt = job.attempt_count + 1;
     const handler = this.handlers.get(job.kind);
     let error: string | null = null;
+    let permanent = false;
     try {
       if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
       await handler.run(JSON.parse(job.payload), { id: job.id, attempt });
     } catch (err) {
       error = (err as Error).message || String(err);
+      permanent = err instanceof PermanentJobError;
     }
     const now = this.deps.clock.now();
-    const retry = error !== null && handler !== undefined && attempt <= JOB_RETRY_DELAYS_MS.length;
+    const retry = error !== null && handler !== undefined && !permanent && attempt <= JOB_RETRY_DELAYS_MS.length;
     this.deps.transaction(() =>
       this.deps.jobs.finish(job.id, {
         status: error === null ? 'succeeded' : retry ? 'pending' : 'failed',

@@ -26,6 +26,8 @@ export class JobsRepo {
   private readonly finishStmt;
   private readonly byId;
   private readonly nextDueStmt;
+  private readonly listStmt;
+  private readonly retryStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO jobs (id, kind, payload, status, attempt_count, next_run_at, lease_until,
@@ -42,6 +44,11 @@ export class JobsRepo {
     this.finishStmt = db.prepare(`UPDATE jobs SET status = @status, attempt_count = attempt_count + 1, next_run_at = @next_run_at,
       lease_until = NULL, last_error = @last_error, completed_at = @completed_at WHERE id = @id`);
     this.byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+    this.listStmt = db.prepare<[string | null, string | null, number], JobRow>(
+      'SELECT * FROM jobs WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+    );
+    this.retryStmt = db.prepare(`UPDATE jobs SET status = 'pending', attempt_count = 0, next_run_at = ?, completed_at = NULL
+      WHERE id = ? AND status = 'failed'`);
     this.nextDueStmt = db.prepare<[], { at: number | null }>("SELECT min(next_run_at) AS at FROM jobs WHERE status = 'pending'");
   }
 
@@ -74,6 +81,16 @@ export class JobsRepo {
 
   findById(id: string): JobRow | undefined {
     return this.byId.get(id);
+  }
+
+  /** Up to `limit` jobs, newest first, only those in `status` unless it is null. */
+  list(status: JobStatus | null, limit: number): JobRow[] {
+    return this.listStmt.all(status, status, limit);
+  }
+
+  /** Makes a failed job pending again at `now` with no attempts counted; false when it is not failed. */
+  retry(id: string, now: number): boolean {
+    return this.retryStmt.run(now, id).changes === 1;
   }
 
   /** Epoch ms of the earliest pending job, or null when none waits. */

@@ -96,6 +96,8 @@ describe('OpenAPI document', () => {
     await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);
+    const job = await api('post', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);
+    expect(job).toMatchObject({ kind: 'transcribe', status: 'pending' });
     await api('get', '/meetings/{id}/summary', `/meetings/${m.id}/summary`);
     const hits = await api('get', '/search', `/search?q=${encodeURIComponent(chat.data[0].text.split(' ')[0])}`);
     expect(hits.data.length).toBeGreaterThan(0);

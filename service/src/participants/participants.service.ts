@@ -40,6 +40,11 @@ export class ParticipantsService {
     return this.repo.markAllLeft(isoAt(this.clock.now()));
   }
 
+  /** The distinct names of everyone who joined a meeting's room, for background work (no principal). */
+  namesIn(meetingId: string): string[] {
+    return [...new Set(this.repo.list(meetingId, null, 10_000).map((p) => p.name))];
+  }
+
   /** One page of the participants of a meeting the principal can read, newest first. */
   list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Participant> {
     const meeting = this.meetings.find(principal, meetingIdOrCode);

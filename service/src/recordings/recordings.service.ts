@@ -152,6 +152,18 @@ export class RecordingsService {
     return path.join(this.recordingsDir, `${recordingId}.${extension}`);
   }
 
+  /** The id of a meeting's newest ready recording, or undefined when none is ready. */
+  latestReadyId(meetingId: string): string | undefined {
+    return this.repo.list(meetingId, null, 1_000).find((row) => row.status === 'ready')?.id;
+  }
+
+  /** The file and meeting of a ready recording, for background work (no principal); not_found otherwise. */
+  readyFile(recordingId: string): RecordingFile & { meetingId: string } {
+    const row = this.repo.findById(recordingId);
+    if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
+    return { ...this.fileOf(row), meetingId: row.meeting_id };
+  }
+
   /** A link that downloads a recording without an API key until it expires (each read of the recording mints a fresh one). */
   downloadUrl(recordingId: string): string {
     const token = this.tokens.sign('recording-download', { r: recordingId }, this.clock.now() + this.downloadUrlTtlMs);

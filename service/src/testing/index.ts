@@ -12,3 +12,4 @@ export * from './project';
 export * from './room-client';
 export * from './mcp-client';
 export * from './rtp-sender';
+export * from './speech';

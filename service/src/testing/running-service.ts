@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { bootstrap } from '../bootstrap';
 import { loadConfig } from '../config';
 import { createLogger } from '../shared/logger';
+import { recordingsDir } from '../services';
 import { recordFile, seedSummary, seedTranscript } from './fixtures';
+import { mediaDuration, speechRecording } from './speech';
 
 /** What `seedMediaResults` produced. */
 export interface SeededMedia {
@@ -21,6 +25,38 @@ export function seedMediaResults(dataDir: string, meetingId: string): SeededMedi
     const transcript = seedTranscript(core.services, meetingId);
     const summary = seedSummary(core.services, meetingId);
     return { recordingIds, transcriptText: transcript.text, tldr: summary.tldr };
+  } finally {
+    core.close();
+  }
+}
+
+/**
+ * Gives a meeting of a running service participants and a ready recording of `sentences` spoken by flite, through
+ * the services on the service's own data directory (as the recorder stores one), so recording.ready fires and, for
+ * a meeting with transcription_auto, the service's job worker transcribes it.
+ */
+export function recordSpeech(
+  dataDir: string,
+  meetingId: string,
+  opts: { sentences: string[]; participants: string[]; repeat?: number },
+): string {
+  const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
+  try {
+    for (const name of opts.participants) {
+      core.services.participants.recordJoin(meetingId, { name, role: 'guest', identity: name.toLowerCase().replace(/\W+/g, '-') });
+    }
+    const started = core.services.recordings.start(meetingId, 'audio');
+    const fileName = `${started.id}.webm`;
+    const file = path.join(recordingsDir(dataDir), fileName);
+    fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
+    speechRecording(opts.sentences, file, { repeat: opts.repeat });
+    core.services.recordings.markReady(started.id, {
+      fileName,
+      contentType: 'audio/webm',
+      sizeBytes: fs.statSync(file).size,
+      durationSeconds: Math.round(mediaDuration(file)),
+    });
+    return started.id;
   } finally {
     core.close();
   }

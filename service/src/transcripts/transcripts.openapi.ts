@@ -1,4 +1,4 @@
-import { ref, json, idParam, errors, notFound, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { ref, json, idParam, errors, notFound, conflict, op, type OpenApiFragment } from '../openapi/openapi.parts';
 
 /** The transcripts part of the OpenAPI document. */
 export const transcriptsOpenApi: OpenApiFragment = {
@@ -11,9 +11,37 @@ export const transcriptsOpenApi: OpenApiFragment = {
         summary: 'The transcript of the meeting (404 until there is one)',
         responses: { '200': json('The transcript.', ref('Transcript')), '404': notFound, ...errors('transcripts:read') },
       }),
+      post: op('meetings:write', {
+        operationId: 'requestTranscript',
+        tags: ['Transcripts'],
+        summary: 'Transcribe the newest ready recording of the meeting (again)',
+        description:
+          'Queues a `transcribe` job; when it finishes, the transcript is replaced, `transcript.ready` is sent, and a summary follows (`summary.ready`). Meetings with `settings.transcription_auto` are transcribed without asking.',
+        responses: {
+          '202': json('The queued job.', ref('Job')),
+          '404': notFound,
+          '409': conflict,
+          ...errors('meetings:write'),
+        },
+      }),
     },
   },
   schemas: {
+    Job: {
+      type: 'object',
+      description: 'A durable background job (transcribe, summarize), retried with back-off up to 5 attempts.',
+      required: ['id', 'kind', 'status', 'attempt_count', 'last_error', 'next_run_at', 'created_at', 'completed_at'],
+      properties: {
+        id: { type: 'string' },
+        kind: { type: 'string', examples: ['transcribe', 'summarize'] },
+        status: { type: 'string', enum: ['pending', 'running', 'succeeded', 'failed'] },
+        attempt_count: { type: 'integer', minimum: 0 },
+        last_error: { type: ['string', 'null'], description: 'Why the last attempt failed.' },
+        next_run_at: { type: ['string', 'null'], format: 'date-time', description: 'When a pending job runs next.' },
+        created_at: { type: 'string', format: 'date-time' },
+        completed_at: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
     Transcript: {
       type: 'object',
       required: ['meeting_id', 'language', 'status', 'text', 'segments'],

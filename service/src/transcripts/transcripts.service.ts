@@ -38,6 +38,11 @@ export class TranscriptsService {
     return transcript;
   }
 
+  /** The stored transcript of a meeting, for background work (no principal); undefined until it exists. */
+  stored(meetingId: string): Transcript | undefined {
+    return this.repo.find(meetingId);
+  }
+
   /** Transcripts (without text) of the meetings the principal can read, newest meeting first: up to `page.limit + 1`, for `toPage`. */
   list(principal: Principal, page: PageRequest): TranscriptListing[] {
     return this.repo.list(principal.organizationIds, page.after, page.limit + 1);

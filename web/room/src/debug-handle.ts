@@ -1,3 +1,4 @@
+import type { MediaSource } from './protocol';
 import type { ReceiveStats, RoomSession } from './room-session';
 import type { RoomEvents } from './room-events';
 
@@ -14,6 +15,8 @@ export interface SvcRoomHandle {
   timings(): { joinClickedAt: number | null; firstRemoteFrameAt: number | null };
   /** The session's phase: prejoin, connecting, waiting, joined, reconnecting, ended. */
   phase(): string;
+  /** The sources the page sends to the room (those with a producer). */
+  sending(): MediaSource[];
   events: RoomEvents;
 }
 
@@ -45,6 +48,7 @@ export function installDebugHandle(source: DebugSource, events: RoomEvents): voi
           },
     timings: () => ({ joinClickedAt: source.joinClickedAt, firstRemoteFrameAt: source.firstRemoteFrameAt }),
     phase: () => source.session?.phase ?? 'prejoin',
+    sending: () => source.session?.sendingSources ?? [],
     events,
   };
 }

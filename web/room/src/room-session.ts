@@ -132,6 +132,11 @@ export class RoomSession {
     return this.state?.self.id ?? null;
   }
 
+  /** The sources that have a producer in the room. */
+  get sendingSources(): MediaSource[] {
+    return [...this.producers.keys()];
+  }
+
   /** Whether a local source is live (a track that is not muted). */
   isOn(source: MediaSource): boolean {
     return Boolean(this.tracks[source]) && !this.muted[source];

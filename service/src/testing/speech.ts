@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A scripted meeting (about 36 s spoken) with a decision and an action item whose owner is Robert, due Wednesday. */
+export const MEETING_SCRIPT = [
+  'Good morning everyone, thanks for joining the weekly planning meeting.',
+  'The new billing service passed all of its tests on the staging server last night.',
+  'Customers asked for a faster search page and better reports.',
+  'After a long discussion we decided to launch the billing service on Friday.',
+  'Action item: Robert will update the customer documentation by Wednesday.',
+  'The support team will watch the error logs during the first week.',
+  'Thank you all, see you next week.',
+];
+
+/**
+ * Speaks `sentences` with flite's rms voice (the voice pocketsphinx understands best), with a pause of `pauseSeconds`
+ * (1 by default) after each as people leave between turns, and encodes the result as webm/opus at `outPath`, as a
+ * real recording is; `repeat` concatenates the whole script that many times.
+ */
+export function speechRecording(sentences: string[], outPath: string, opts: { repeat?: number; pauseSeconds?: number } = {}): void {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-speech-'));
+  try {
+    const pause = path.join(work, 'pause.wav');
+    const silence = `anullsrc=r=16000:cl=mono:d=${opts.pauseSeconds ?? 1}`;
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', silence, '-c:a', 'pcm_s16le', pause]);
+    const parts = sentences.flatMap((sentence, i) => {
+      const wav = path.join(work, `s${i}.wav`);
+      execFileSync('flite', ['-voice', 'rms', '-t', sentence, '-o', wav]);
+      return [wav, pause];
+    });
+    const list = path.join(work, 'list.txt');
+    const once = parts.map((p) => `file '${p}'\n`).join('');
+    fs.writeFileSync(list, once.repeat(opts.repeat ?? 1));
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      outPath,
+    ]);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** `seconds` of digital silence as webm/opus at `outPath`. */
+export function silentRecording(seconds: number, outPath: string): void {
+  const source = `anullsrc=r=48000:cl=mono:d=${seconds}`;
+  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-c:a', 'libopus', outPath]);
+}
+
+/** Duration of a media file in seconds, measured by ffprobe. */
+export function mediaDuration(filePath: string): number {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', filePath]);
+  return Number(String(out).trim());
+}
+
+/** The words of a text as speech-to-text writes them: lowercase, without punctuation. */
+export function normalizedWords(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+}
+
+/** Word error rate: the word-level Levenshtein distance (substitutions + insertions + deletions) over the reference's length. */
+export function wordErrorRate(reference: string, hypothesis: string): number {
+  const ref = normalizedWords(reference);
+  const hyp = normalizedWords(hypothesis);
+  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= ref.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= hyp.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
+}

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentRecording, speechRecording } from '../testing/speech';
+import { prepareTracks } from './audio';
+
+describe('prepareTracks', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tracks-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("gives each participant's track of a multi-track recording its title as speaker, and skips a silent track", async () => {
+    const [ada, bob, quiet] = ['ada.webm', 'bob.webm', 'quiet.webm'].map((f) => path.join(dir, f));
+    speechRecording(['Hello from Ada.'], ada!);
+    speechRecording(['Hello from Bob.'], bob!);
+    silentRecording(2, quiet!);
+    const multi = path.join(dir, 'multi.webm');
+    execFileSync('ffmpeg', [
+      ...['-nostdin', '-v', 'error', '-y', '-i', ada!, '-i', bob!, '-i', quiet!, '-map', '0:a', '-map', '1:a', '-map', '2:a', '-c', 'copy'],
+      ...['-metadata:s:a:0', 'title=Ada Lovelace', '-metadata:s:a:1', 'title=Bob', '-metadata:s:a:2', 'title=Muted', multi],
+    ]);
+    const work = fs.mkdtempSync(path.join(dir, 'work-'));
+    const tracks = await prepareTracks(multi, work);
+    expect(tracks.map((t) => t.speaker)).toEqual(['Ada Lovelace', 'Bob']);
+    for (const track of tracks) expect(fs.readFileSync(track.wavPath).readUInt32LE(24)).toBe(16_000);
+  });
+
+  it('leaves the speaker unknown for a single mixed track', async () => {
+    const mixed = path.join(dir, 'mixed.webm');
+    speechRecording(['Hello everyone.'], mixed);
+    expect((await prepareTracks(mixed, fs.mkdtempSync(path.join(dir, 'work-')))).map((t) => t.speaker)).toEqual([null]);
+  });
+});

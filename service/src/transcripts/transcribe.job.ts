@@ -1,0 +1,88 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { EventSubscriber } from '../events/events.service';
+import type { EventRow } from '../events/events.repo';
+import type { JobHandler, JobQueue } from '../jobs/job.worker';
+import type { MeetingsService } from '../meetings/meetings.service';
+import type { RecordingsService } from '../recordings/recordings.service';
+import type { Logger } from '../shared/logger';
+import type { Transaction } from '../shared/transaction';
+import { prepareTracks } from './audio';
+import { UnusableRecordingError, type SpeechToText } from './speech-to-text';
+import type { TranscriptSegment } from './transcripts.repo';
+import type { TranscriptsService } from './transcripts.service';
+
+/** The payload of a transcribe job. */
+export interface TranscribeJobPayload {
+  recording_id: string;
+}
+
+/** The payload of a summarize job. */
+export interface SummarizeJobPayload {
+  meeting_id: string;
+}
+
+/** What the transcribe job needs. */
+export interface TranscribeJobDeps {
+  recordings: RecordingsService;
+  transcripts: TranscriptsService;
+  jobs: JobQueue;
+  transaction: Transaction;
+  engine: SpeechToText;
+  logger: Logger;
+}
+
+/**
+ * The `transcribe` job: converts a ready recording's audio tracks to 16 kHz mono wav, runs the speech-to-text
+ * engine on each, stores the merged segments (transcript.ready) and queues the meeting's `summarize` job in the
+ * same transaction, so a crash anywhere before the commit leaves nothing behind and the retry does it all once.
+ */
+export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
+  readonly kind = 'transcribe';
+
+  constructor(private readonly deps: TranscribeJobDeps) {}
+
+  /** Transcribes the recording named in the payload. */
+  async run(payload: TranscribeJobPayload, job: { id: string }): Promise<void> {
+    const file = this.deps.recordings.readyFile(payload.recording_id);
+    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-transcribe-'));
+    try {
+      const started = Date.now();
+      const tracks = await prepareTracks(file.path, workDir);
+      const segments: TranscriptSegment[] = [];
+      for (const track of tracks) segments.push(...(await this.deps.engine.transcribe(track)));
+      if (segments.length === 0) throw new UnusableRecordingError('no speech was recognized in the recording');
+      segments.sort((a, b) => a.start - b.start);
+      this.deps.transaction(() => {
+        this.deps.transcripts.complete(file.meetingId, { language: 'en', segments });
+        this.deps.jobs.enqueue('summarize', { meeting_id: file.meetingId } satisfies SummarizeJobPayload);
+      });
+      this.deps.logger.info('transcribed', {
+        job_id: job.id,
+        recording_id: payload.recording_id,
+        engine: this.deps.engine.name,
+        segments: segments.length,
+        took_ms: Date.now() - started,
+      });
+    } finally {
+      await fs.rm(workDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Queues a `transcribe` job, in the event's transaction, for each recording.ready of a meeting with `settings.transcription_auto`. */
+export class TranscriptionTrigger implements EventSubscriber {
+  constructor(
+    private readonly meetings: MeetingsService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Looks at one event as it is written. */
+  enqueue(event: EventRow): void {
+    if (event.type !== 'recording.ready') return;
+    const { data } = JSON.parse(event.payload) as { data: { meeting: { id: string }; recording: { id: string } } };
+    if (this.meetings.findAnywhere(data.meeting.id).transcription_auto !== 1) return;
+    this.jobs.enqueue('transcribe', { recording_id: data.recording.id } satisfies TranscribeJobPayload);
+  }
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { MEETING_SCRIPT, recordSpeech, startReceiver, wordErrorRate, type TestReceiver } from '@svc/service/testing';
+import { call, startService, svcCli, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
+
+// A scripted meeting with a decision and an action item, spoken by flite's rms voice.
+const SCRIPT = MEETING_SCRIPT;
+const ENV = { SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_RTC_WORKERS: '0' };
+const EVENTS = ['recording.ready', 'transcript.ready', 'summary.ready'];
+
+/**
+ * The types of the distinct events the receiver got for one meeting, in order of first arrival. Webhooks are
+ * at least once: a delivery in flight when the service is killed is sent again (same event id) after the restart.
+ */
+function eventsFor(receiver: TestReceiver, meetingId: string): string[] {
+  const events = receiver.requests
+    .map((r) => JSON.parse(r.rawBody.toString('utf8')) as { id: string; type: string; data: { meeting: { id: string } } })
+    .filter((e) => e.data.meeting.id === meetingId);
+  return [...new Map(events.map((e) => [e.id, e.type])).values()];
+}
+
+describe('transcription and summaries (real service, pocketsphinx)', () => {
+  let dataDir: string;
+  let key: string;
+  let receiver: TestReceiver;
+  let svc: ServiceProcess | undefined;
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    key = unlimitedKey(dataDir);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    if (svc && process.env.SVC_E2E_DEBUG) process.stdout.write(svc.stdout());
+    await svc?.stop('SIGKILL');
+    await receiver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const meeting = async (title: string) =>
+    (await call(svc!.url, 'POST', '/api/v1/public/meetings', key, { title, settings: { transcription_auto: true } })).body as {
+      id: string;
+    };
+  const get = (p: string) => call(svc!.url, 'GET', `/api/v1/public${p}`, key);
+  // recordSpeech blocks this process for seconds, so the first request after it may meet a keep-alive socket the service closed.
+  const exists = async (p: string) => (await get(p).catch(() => null))?.status === 200;
+
+  it('transcribes a recorded meeting, summarizes it with its decision and action item, indexes it, and sends the events in order', async () => {
+    svc = await startService(dataDir, ENV);
+    expect((await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, { url: receiver.url, events: EVENTS })).status).toBe(201);
+    const m = await meeting('Weekly planning');
+    recordSpeech(dataDir, m.id, { sentences: SCRIPT, participants: ['Robert Brown', 'Dana White'] });
+
+    await waitFor(() => exists(`/meetings/${m.id}/transcript`), 240_000);
+    const transcript = (await get(`/meetings/${m.id}/transcript`)).body;
+    const wer = wordErrorRate(SCRIPT.join(' '), transcript.text);
+    process.stdout.write(`transcription e2e: WER ${wer.toFixed(3)} over ${transcript.segments.length} segments\n`);
+    expect(wer).toBeLessThanOrEqual(0.25);
+    expect(transcript.segments[0]).toMatchObject({ speaker: null, start: expect.any(Number), end: expect.any(Number) });
+
+    await waitFor(() => exists(`/meetings/${m.id}/summary`), 60_000);
+    const summary = (await get(`/meetings/${m.id}/summary`)).body;
+    expect(summary.generator).toBe('extractive');
+    expect(summary.decisions).toEqual([
+      { text: expect.stringMatching(/we decided to launch the billing service on friday/i), cite: [expect.any(Number)] },
+    ]);
+    const item = summary.action_items.find((a: { owner: string | null }) => a.owner === 'Robert Brown');
+    expect(item).toMatchObject({ text: expect.stringMatching(/update the customer documentation/i), due: expect.any(String) });
+    expect(transcript.segments[item.cite[0]].text).toMatch(/update the customer documentation/);
+
+    const hits = (await get(`/search?q=${encodeURIComponent('customer documentation')}`)).body.data;
+    expect(hits[0]).toMatchObject({ meeting: { id: m.id }, source: 'transcript', segment_index: item.cite[0] });
+    expect(hits[0].text).toMatch(/update the customer documentation/);
+
+    await waitFor(() => eventsFor(receiver, m.id).length >= 3, 30_000);
+    expect(eventsFor(receiver, m.id)).toEqual(EVENTS);
+  });
+
+  it('finishes a transcription the service was killed in the middle of, once, after the restart', async () => {
+    const m = await meeting('Long planning');
+    const recordingId = recordSpeech(dataDir, m.id, { sentences: SCRIPT, participants: ['Robert Brown'], repeat: 2 });
+    const transcribeJob = () =>
+      (
+        JSON.parse(svcCli(dataDir, 'jobs', 'list', '--json').stdout) as {
+          kind: string;
+          status: string;
+          payload: string;
+          attempt_count: number;
+        }[]
+      ).find((j) => j.kind === 'transcribe' && j.status !== 'succeeded');
+    await waitFor(() => transcribeJob()?.status === 'running', 60_000);
+    expect(await svc!.stop('SIGKILL')).toBeNull();
+    expect((await get(`/meetings/${m.id}/transcript`).catch(() => ({ status: 0 }))).status).toBe(0);
+
+    svc = await startService(dataDir, ENV);
+    await waitFor(() => exists(`/meetings/${m.id}/summary`), 480_000);
+    await waitFor(() => eventsFor(receiver, m.id).length >= 3, 30_000);
+    expect(eventsFor(receiver, m.id)).toEqual(EVENTS);
+    const jobs = JSON.parse(svcCli(dataDir, 'jobs', 'list', '--json').stdout) as { kind: string; status: string; payload: string }[];
+    const mine = jobs.filter((j) => j.payload.includes(recordingId) || j.payload.includes(m.id));
+    expect(mine.map((j) => [j.kind, j.status])).toEqual([
+      ['summarize', 'succeeded'],
+      ['transcribe', 'succeeded'],
+    ]);
+  });
+});
