@@ -180,6 +180,29 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     },
   );
 
+  it('takes a bare meeting code through the SDK: the name option pre-fills the field, switched-off features are hidden', async () => {
+    const meeting = await meetingWithOrigins([sdkHost.origin('localhost')]);
+    const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const options = { meetingCode: meeting.code, name: 'Bea Bare', locale: 'fr', features: { chat: false } };
+    await page.goto(sdkHost.url('localhost', 'script-tag', { serviceUrl: svc.url, options }));
+    const sdkEvent = (type: string) =>
+      pollUntil(
+        `SDK event ${type}`,
+        async () => ((await page.evaluate('window.__events')) as Message[]).find((m) => m.type === type),
+        20_000,
+      );
+    await sdkEvent('ready');
+    const room = page.frameLocator('#meeting iframe');
+    expect(await room.getByLabel('Votre nom').inputValue()).toBe('Bea Bare');
+    await room.getByLabel('Votre nom').fill('Bea Bare-Code');
+    await room.getByRole('button', { name: 'Participer', exact: true }).click();
+    expect(await sdkEvent('joined')).toMatchObject({ participant: { name: 'Bea Bare-Code', role: 'guest' } });
+    await room.getByTestId('leave').waitFor();
+    expect(await room.getByTestId('open-chat').isHidden()).toBe(true);
+  });
+
   it('cannot be displayed by a parent off the list, and with an empty list by nobody', async () => {
     const meeting = await meetingWithOrigins([origin('localhost')]);
     const refused = await openHost(origin('127.0.0.1'), await tokenUrl(meeting.code));
