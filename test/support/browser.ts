@@ -212,10 +212,10 @@ export async function joinAndTimeFirstFrame(page: Page, name?: string, timeoutMs
 }
 
 /** Saves a screenshot of the page to test/artifacts/<name>.png and returns its path. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+export async function saveScreenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false });
   return file;
 }
 

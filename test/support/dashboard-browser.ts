@@ -1,45 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, launchBrowser, saveScreenshot } from './browser';
 import { startService, tempDataDir, type ServiceProcess } from './service-process';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ARTIFACTS = path.join(ROOT, 'test/artifacts');
 
-/** Debian's chromium, headless, through playwright-core. */
+/** Debian's chromium, headless, through playwright-core (the room tests' launcher). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return launchBrowser();
 }
 
 /** Saves a full-page screenshot to test/artifacts/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await saveScreenshot(page, name, { fullPage: true });
 }
 
-/** A loopback port free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** The one-time sign-in link's token the first start printed, and the owner key printed on its own line. */
 export function firstStartSecrets(stdout: string): { key: string; linkToken: string } {

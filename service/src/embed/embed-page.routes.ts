@@ -4,12 +4,12 @@ import { Router, type Request, type Response } from 'express';
 import { ROOM_PAGE_DIR, roomPageHeaders } from '../rooms/room-page.routes';
 import { AppError } from '../shared/errors';
 import type { EmbedPage, EmbedPageRequest, EmbedService } from './embed.service';
-import { EMBED_FEATURES, type EmbedFeatureSet } from './embed-tokens';
+import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
 
 /** Where the script-tag build of the SDK is (embed/sdk/dist, built by `npm run build`). */
 export const EMBED_SCRIPT_FILE = path.resolve(__dirname, '../../../embed/sdk/dist/svc-embed.js');
 
-const LOCALE = /^[a-z]{2}(-[A-Za-z]{2})?$/;
+const LOCALE = new RegExp(EMBED_LOCALE_PATTERN);
 
 /**
  * The embedded room: `/<locale>/embed/<token>` and `/<locale>/embed/m/<code>` serve the room page (the same
@@ -27,8 +27,13 @@ export function embedPageRouter(embed: EmbedService, pageDir: string = ROOM_PAGE
     });
   });
 
-  const send = (req: Request, res: Response, page: EmbedPage): void => {
-    if (!LOCALE.test(String(req.params.locale))) throw AppError.notFound(`Page ${req.path}`);
+  // Another first segment is not an embed URL: 404 before any page is worked out.
+  router.param('locale', (req, _res, next, locale) => {
+    if (!LOCALE.test(String(locale))) throw AppError.notFound(`Page ${req.path}`);
+    next();
+  });
+
+  const send = (res: Response, page: EmbedPage): void => {
     try {
       template ??= fs.readFileSync(path.join(pageDir, 'index.html'), 'utf8');
     } catch {
@@ -44,10 +49,10 @@ export function embedPageRouter(embed: EmbedService, pageDir: string = ROOM_PAGE
   };
 
   router.get('/:locale/embed/m/:code', (req, res) => {
-    send(req, res, embed.pageForCode(String(req.params.code), pageRequest(req, true)));
+    send(res, embed.pageForCode(String(req.params.code), pageRequest(req, true)));
   });
   router.get('/:locale/embed/:token', (req, res) => {
-    send(req, res, embed.pageForToken(String(req.params.token), pageRequest(req, false)));
+    send(res, embed.pageForToken(String(req.params.token), pageRequest(req, false)));
   });
   return router;
 }
@@ -66,7 +71,7 @@ function pageRequest(req: Request, withOptions: boolean): EmbedPageRequest {
   if (!withOptions) return { parentOrigin };
   const features: Partial<EmbedFeatureSet> = {};
   for (const feature of EMBED_FEATURES) if (query[feature] === '0' || query[feature] === 'false') features[feature] = false;
-  const name = query.name?.trim().slice(0, 80);
+  const name = query.name?.trim().slice(0, EMBED_TOKEN_LIMITS.maxNameLength);
   return { parentOrigin, features, name: name || undefined };
 }
 

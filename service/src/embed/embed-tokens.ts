@@ -8,6 +8,9 @@ export const EMBED_TOKEN_PREFIX = 'svc_et_';
 /** Bounds of an embed token's lifetime and of the guest name it fixes. */
 export const EMBED_TOKEN_LIMITS = { defaultTtlSeconds: 900, minTtlSeconds: 60, maxTtlSeconds: 86_400, maxNameLength: 80 } as const;
 
+/** A locale in an embed URL (`de`, `pt-BR`); the room speaks en, de and fr and falls back to English. */
+export const EMBED_LOCALE_PATTERN = '^[a-z]{2}(-[A-Za-z]{2})?$';
+
 /** The parts of the room an embedder can switch off; each is on unless set to false. */
 export const EMBED_FEATURES = ['chat', 'participants', 'screenshare'] as const;
 

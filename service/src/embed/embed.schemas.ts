@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../shared/validation';
 import { MAX_EMBED_ORIGINS } from './embed-origins';
-import { EMBED_FEATURES, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
+import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
 
 /** Body of PUT /meetings/{id}/embed-origins, and the answer of GET and PUT. */
 export interface EmbedOriginsInput {
@@ -63,7 +63,7 @@ export const createEmbedTokenSchema: JsonSchema = {
     },
     locale: {
       type: 'string',
-      pattern: '^[a-z]{2}(-[A-Za-z]{2})?$',
+      pattern: EMBED_LOCALE_PATTERN,
       default: 'en',
       description: 'The language of the room in `embed_url` (en, de, fr; others fall back to English).',
     },

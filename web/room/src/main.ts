@@ -11,7 +11,7 @@ import { RoomSession } from './room-session';
 import { applyTheme, pickTheme } from './theme';
 import { prejoinScreen, type JoinChoice } from './ui/prejoin';
 import { roomView, type RoomView } from './ui/room-view';
-import { embedRefusedScreen, endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
+import { endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
 
 /** The meeting code: the last segment of /m/<code>. */
 function meetingCode(): string {
@@ -62,8 +62,7 @@ const ERROR_MESSAGES: Record<EmbedErrorReason, string> = {
 
 /** Shows why the room cannot be joined, and tells an embedding page. */
 function refuse(reason: EmbedErrorReason, bridge: EmbedBridge | null): void {
-  if (reason === 'not_found' || reason === 'ended' || reason === 'cancelled') show(unavailableScreen(reason));
-  else show(embedRefusedScreen(reason));
+  show(unavailableScreen(reason));
   bridge?.post('error', { reason, message: ERROR_MESSAGES[reason] });
 }
 

@@ -18,15 +18,11 @@ function card(testId: string, title: string, text: string, ...actions: HTMLEleme
   );
 }
 
-/** Why a meeting cannot be joined (unknown code, ended, cancelled); there is no Join button. */
-export function unavailableScreen(reason: UnavailableReason): HTMLElement {
-  const el = card('unavailable', t(`unavailable.${reason}.title`), t(`unavailable.${reason}.text`));
-  el.dataset.reason = reason;
-  return el;
-}
-
-/** Why the embedded room refused this page (a bad or expired embed token, or a parent site not on the meeting's list). */
-export function embedRefusedScreen(reason: 'token_invalid' | 'token_expired' | 'origin_not_allowed'): HTMLElement {
+/**
+ * Why the room cannot be joined, with no Join button: an unknown, ended or cancelled meeting, or (embedded) a
+ * bad or expired embed token or a parent site not on the meeting's list.
+ */
+export function unavailableScreen(reason: UnavailableReason | 'token_invalid' | 'token_expired' | 'origin_not_allowed'): HTMLElement {
   const el = card('unavailable', t(`unavailable.${reason}.title`), t(`unavailable.${reason}.text`));
   el.dataset.reason = reason;
   return el;
