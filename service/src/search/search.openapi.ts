@@ -10,7 +10,8 @@ export const searchOpenApi: OpenApiFragment = {
         summary: 'Full-text search over transcripts (and chat, with meetings:read too), best match first',
         description:
           'Every word of `q` must occur (accents and case are ignored); punctuation and search operators in `q` are treated as ' +
-          'plain text. Matches are marked with [brackets] in `snippet`.',
+          'plain text. Matches are marked with [brackets] in `snippet`. Best match first (BM25); a query whose words are in more ' +
+          'than 500 entries ranks its 500 newest matches.',
         parameters: [
           { name: 'q', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 500 } },
           { name: 'meeting', in: 'query', required: false, schema: { type: 'string' }, description: 'Only this meeting (id or code).' },

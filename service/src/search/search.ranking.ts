@@ -41,8 +41,27 @@ export interface TermFrequencies {
 }
 
 /** Inverse document frequency: a word in every entry weighs almost nothing, a word in one weighs most. */
-function idf(containing: number, total: number): number {
-  return Math.log(1 + (total - containing + 0.5) / (containing + 0.5));
+export function idf(containing: number, total: number): number {
+  return Math.log(1 + (Math.max(total, containing) - containing + 0.5) / (containing + 0.5));
+}
+
+/**
+ * BM25 of each document (its tokens) for weighted terms: term frequency saturated by K1, normalised by the
+ * document's length against the average of `docs`; `matches` says whether a token is an occurrence of a term.
+ */
+export function bm25Scores<Token>(
+  docs: Token[][],
+  terms: { term: string; weight: number }[],
+  matches: (token: Token, term: string) => boolean,
+): number[] {
+  const averageLength = Math.max(1, docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length));
+  return docs.map((tokens) => {
+    const norm = K1 * (1 - B + (B * tokens.length) / averageLength);
+    return terms.reduce((sum, { term, weight }) => {
+      const tf = tokens.filter((token) => matches(token, term)).length;
+      return sum + (weight * tf * (K1 + 1)) / (tf + norm);
+    }, 0);
+  });
 }
 
 /** A stem matches a word of the same stem, and (when it is long enough to be specific) a longer word it begins: "check" in "checkout". */
@@ -66,16 +85,13 @@ export function rankPassages<T extends Passage>(items: T[], stems: string[], fre
   const weightOf = (matched: Iterable<string>) => [...matched].reduce((sum, stem) => sum + weights.get(stem)!, 0);
   const matchedIn = (words: { word: string; stem: string }[]) => stems.filter((stem) => words.some((w) => contains(w, stem)));
 
-  const passages = items.map((item) => ({ item, words: tokens(item.text) }));
-  const averageLength = Math.max(1, passages.reduce((sum, p) => sum + p.words.length, 0) / Math.max(1, passages.length));
-  const own = passages.map(({ item, words }) => {
-    const norm = K1 * (1 - B + (B * words.length) / averageLength);
-    const score = stems.reduce((sum, stem) => {
-      const tf = words.filter((w) => contains(w, stem)).length;
-      return sum + (weights.get(stem)! * tf * (K1 + 1)) / (tf + norm);
-    }, 0);
-    return { item, score, matched: matchedIn(words) };
-  });
+  const passages = items.map((item) => tokens(item.text));
+  const scores = bm25Scores(
+    passages,
+    stems.map((stem) => ({ term: stem, weight: weights.get(stem)! })),
+    contains,
+  );
+  const own = items.map((item, i) => ({ item, score: scores[i]!, matched: matchedIn(passages[i]!) }));
 
   const at = new Map(own.filter((p) => p.item.segment_index !== null).map((p) => [`${p.item.meeting.id}#${p.item.segment_index}`, p]));
   const titles = new Map<string, string[]>();

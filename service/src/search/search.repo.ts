@@ -15,11 +15,23 @@ export interface SearchEntry {
   at: string;
 }
 
-/** A hit: the entry, its highlighted snippet and the meeting it is in. */
+/** An entry found by a search, with its place in the index (newer entries have higher rowids). */
+export interface SearchEntryRow extends SearchEntry {
+  rowid: number;
+}
+
+/** A hit: the entry, its highlighted snippet (the matches in [brackets]) and the meeting it is in. */
 export interface SearchHitRow extends SearchEntry {
   snippet: string;
   meeting_code: string;
   meeting_title: string;
+}
+
+/** What a hit shows of its meeting. */
+export interface MeetingLabel {
+  id: string;
+  code: string;
+  title: string;
 }
 
 /** What a caller may search: its organizations, the sources its scopes allow, and optionally one meeting. */
@@ -42,30 +54,47 @@ const IN_SCOPE = `s.organization_id IN (SELECT value FROM json_each(@orgs))
         AND s.source IN (SELECT value FROM json_each(@sources))
         AND (@meeting IS NULL OR s.meeting_id = @meeting)`;
 
+const ENTRY_COLUMNS = 's.rowid, s.text, s.organization_id, s.meeting_id, s.source, s.ref, s.speaker, s.start_seconds, s.at';
+
 /** SQL access to the FTS5 search index. */
 export class SearchRepo {
   private readonly insertStmt;
   private readonly deleteTranscriptStmt;
-  private readonly searchStmt;
+  private readonly newestStmt;
+  private readonly bestStmt;
+  private readonly meetingsStmt;
   private readonly countMatchesStmt;
   private readonly countAllStmt;
+  private readonly countUpToStmt;
+  private readonly lastRowidStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO search_index (text, organization_id, meeting_id, source, ref, speaker, start_seconds, at)
       VALUES (@text, @organization_id, @meeting_id, @source, @ref, @speaker, @start_seconds, @at)`);
     this.deleteTranscriptStmt = db.prepare("DELETE FROM search_index WHERE meeting_id = ? AND source = 'transcript'");
-    this.searchStmt = db.prepare<Record<string, unknown>, SearchHitRow>(`SELECT s.text, s.organization_id, s.meeting_id, s.source, s.ref,
-        s.speaker, s.start_seconds, s.at, snippet(search_index, 0, '[', ']', '…', 16) AS snippet,
-        m.code AS meeting_code, m.title AS meeting_title
+    // FTS5 walks a match backwards from its newest entry and stops at the limit (a rowid range would not: it filters every match).
+    this.newestStmt = db.prepare<Record<string, unknown>, SearchEntryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM search_index s WHERE search_index MATCH @match AND ${IN_SCOPE} ORDER BY s.rowid DESC LIMIT @limit`,
+    );
+    this.bestStmt = db.prepare<Record<string, unknown>, SearchHitRow>(`SELECT ${ENTRY_COLUMNS},
+        snippet(search_index, 0, '[', ']', '…', 16) AS snippet, m.code AS meeting_code, m.title AS meeting_title
       FROM search_index s JOIN meetings m ON m.id = s.meeting_id
-      WHERE search_index MATCH @match
-        AND ${IN_SCOPE}
+      WHERE search_index MATCH @match AND ${IN_SCOPE}
       ORDER BY bm25(search_index), s.rowid
       LIMIT @limit OFFSET @offset`);
+    this.meetingsStmt = db.prepare<[string], MeetingLabel>(
+      'SELECT id, code, title FROM meetings WHERE id IN (SELECT value FROM json_each(?))',
+    );
     this.countMatchesStmt = db
       .prepare<Record<string, unknown>, number>(`SELECT COUNT(*) FROM search_index s WHERE search_index MATCH @match AND ${IN_SCOPE}`)
       .pluck();
     this.countAllStmt = db.prepare<Record<string, unknown>, number>(`SELECT COUNT(*) FROM search_index s WHERE ${IN_SCOPE}`).pluck();
+    this.countUpToStmt = db
+      .prepare<{ match: string; cap: number }, number>(
+        'SELECT COUNT(*) FROM (SELECT rowid FROM search_index WHERE search_index MATCH @match ORDER BY rowid DESC LIMIT @cap)',
+      )
+      .pluck();
+    this.lastRowidStmt = db.prepare<[], number>('SELECT rowid FROM search_index ORDER BY rowid DESC LIMIT 1').pluck();
   }
 
   insert(entry: SearchEntry): void {
@@ -77,14 +106,37 @@ export class SearchRepo {
     this.deleteTranscriptStmt.run(meetingId);
   }
 
-  /** The best hits first (BM25), then in indexing order. */
-  search(q: SearchQuery): SearchHitRow[] {
-    return this.searchStmt.all({ match: q.match, ...scopeParams(q), limit: q.limit, offset: q.offset });
+  /** The newest `limit` entries in scope that match `match`, newest first. */
+  newest(scope: SearchScope, match: string, limit: number): SearchEntryRow[] {
+    return this.newestStmt.all({ match, ...scopeParams(scope), limit });
+  }
+
+  /** The best BM25 matches in scope, then in indexing order; ranks every match, so it suits selective expressions. */
+  best(q: SearchQuery): SearchHitRow[] {
+    return this.bestStmt.all({ match: q.match, ...scopeParams(q), limit: q.limit, offset: q.offset });
+  }
+
+  /** The code and title of each of these meetings, by id. */
+  meetingLabels(ids: string[]): Map<string, MeetingLabel> {
+    return new Map(this.meetingsStmt.all(JSON.stringify(ids)).map((m) => [m.id, m]));
   }
 
   /** How many entries in scope match `match`, or (null) how many there are at all: the document frequencies of relevance ranking. */
   count(scope: SearchScope, match: string | null): number {
     return match === null ? this.countAllStmt.get(scopeParams(scope))! : this.countMatchesStmt.get({ match, ...scopeParams(scope) })!;
+  }
+
+  /**
+   * How many entries of the whole index match `match`, counting no further than `cap`: from the index alone, so a
+   * word in every entry costs no more than `cap` steps (document frequencies for ranking, as a search engine keeps them per index).
+   */
+  countUpTo(match: string, cap: number): number {
+    return this.countUpToStmt.get({ match, cap })!;
+  }
+
+  /** An upper estimate of the entries in the whole index, in constant time (rowids only grow). */
+  sizeEstimate(): number {
+    return this.lastRowidStmt.get() ?? 0;
   }
 }
 

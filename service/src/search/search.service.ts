@@ -4,9 +4,9 @@ import type { ChatMessage } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Page } from '../shared/paging';
 import type { TranscriptSegment } from '../transcripts/transcripts.repo';
-import { isRelevant, rankPassages, type Ranked } from './search.ranking';
+import { bm25Scores, idf, isRelevant, rankPassages, type Ranked } from './search.ranking';
 import type { SearchHitRow, SearchRepo, SearchScope, SearchSource } from './search.repo';
-import { anyTermExpression, questionTerms } from './search.terms';
+import { anyTermExpression, foldText, questionTerms, snippetOf, wordsOf } from './search.terms';
 
 /** One search result: where in which meeting, the matching text and a snippet with the matches in [brackets]. */
 export interface SearchHit {
@@ -52,16 +52,28 @@ const RELATIVE_CUT = 0.5;
 const MAX_QUERY_WORDS = 16;
 
 /**
+ * How many of the newest matches in scope a search ranks. A query whose words are in more entries than this
+ * (a word said in nearly every segment, like "the" or the team's name) ranks the newest ones, so that its cost
+ * does not grow with the history; a more specific query ranks all its matches.
+ */
+export const RANKED_WINDOW = 500;
+
+function queryWords(query: string): string[] {
+  return (
+    query
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, MAX_QUERY_WORDS) ?? []
+  );
+}
+
+/**
  * The query as an FTS5 MATCH expression that cannot be a syntax error: every word of the user's text
  * becomes a quoted string (all must occur), whatever punctuation or operators it contained; null when
  * it has no word at all.
  */
 export function matchExpression(query: string): string | null {
-  const words =
-    query
-      .normalize('NFKC')
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.slice(0, MAX_QUERY_WORDS) ?? [];
+  const words = queryWords(query);
   return words.length === 0 ? null : words.map((word) => `"${word}"`).join(' ');
 }
 
@@ -103,16 +115,38 @@ export class SearchService {
     );
   }
 
-  /** The best matches of `q` in what the principal may read: transcripts with transcripts:read, chat with meetings:read too. */
+  /**
+   * The best matches of `q` (every word must occur) in what the principal may read: transcripts with
+   * transcripts:read, chat with meetings:read too. Ranked by BM25 among the newest `RANKED_WINDOW` matches;
+   * a word's weight comes from how many entries of the index contain it, counted up to the same number.
+   */
   search(principal: Principal, request: SearchRequest): Page<SearchHit> {
     const match = matchExpression(request.q);
     if (!match) throw AppError.invalid([{ param: 'q', message: 'must contain at least one word' }]);
     const scope = this.scopeOf(principal, request.meeting);
     const offset = request.cursor === undefined ? 0 : decodeOffset(request.cursor);
-    const rows = this.repo.search({ match, ...scope, limit: request.limit + 1, offset });
-    const hasMore = rows.length > request.limit;
+    const candidates = this.repo.newest(scope, match, RANKED_WINDOW);
+    const words = [...new Set(queryWords(request.q).map(foldText))];
+    const size = this.repo.sizeEstimate();
+    // One word's weight orders nothing, so it is not counted.
+    const weightOf = (word: string) => (words.length === 1 ? 1 : idf(this.repo.countUpTo(`"${word}"`, RANKED_WINDOW), size));
+    const scores = bm25Scores(
+      candidates.map((c) => wordsOf(c.text)),
+      words.map((word) => ({ term: word, weight: weightOf(word) })),
+      (token, term) => token === term,
+    );
+    const page = candidates
+      .map((entry, i) => ({ entry, score: scores[i]! }))
+      .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid)
+      .slice(offset, offset + request.limit + 1);
+    const hasMore = page.length > request.limit;
+    const shown = page.slice(0, request.limit).map((p) => p.entry);
+    const meetings = this.repo.meetingLabels([...new Set(shown.map((entry) => entry.meeting_id))]);
     return {
-      data: rows.slice(0, request.limit).map(hitOf),
+      data: shown.map((entry) => {
+        const meeting = meetings.get(entry.meeting_id)!;
+        return hitOf({ ...entry, snippet: snippetOf(entry.text, words), meeting_code: meeting.code, meeting_title: meeting.title });
+      }),
       has_more: hasMore,
       next_cursor: hasMore ? Buffer.from(`o:${offset + request.limit}`).toString('base64url') : null,
     };
@@ -128,7 +162,7 @@ export class SearchService {
     const scope = this.scopeOf(principal, request.meeting);
     const stems = questionTerms(request.question);
     if (stems.length === 0) return [];
-    const rows = this.repo.search({ match: anyTermExpression(stems), ...scope, limit: CANDIDATES, offset: 0 });
+    const rows = this.repo.best({ match: anyTermExpression(stems), ...scope, limit: CANDIDATES, offset: 0 });
     if (rows.length === 0) return [];
     const containing = new Map(stems.map((stem) => [stem, this.repo.count(scope, anyTermExpression([stem]))]));
     const relevant = rankPassages(rows.map(hitOf), stems, { total: this.repo.count(scope, null), containing }).filter(isRelevant);

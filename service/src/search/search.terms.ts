@@ -61,6 +61,8 @@ const MAX_TERMS = 16;
 
 /** Lower case, accents removed, compatibility forms folded: how the index's unicode61 tokenizer sees text. */
 export function foldText(text: string): string {
+  // ASCII has nothing to decompose, and most transcripts are ASCII: skipping normalisation halves ranking's cost.
+  if (!/[^\x20-\x7e]/.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -106,4 +108,45 @@ export function questionTerms(question: string): string[] {
 /** An FTS5 MATCH expression for any of the stems, each as a prefix query (`"budget"*`), so that it finds every form of the word. */
 export function anyTermExpression(stems: string[]): string {
   return stems.map((stem) => `"${stem}"*`).join(' OR ');
+}
+
+/** Words a snippet shows at most, as FTS5's snippet() with the same setting. */
+const SNIPPET_WORDS = 16;
+
+/**
+ * The part of `text` around its matches, FTS5 snippet style: at most 16 words around the run holding the
+ * most matched words (the earliest such run), each match in [brackets], with an ellipsis where text was cut.
+ * `words` are folded (see `foldText`); the text keeps its own spelling and punctuation.
+ */
+export function snippetOf(text: string, words: string[]): string {
+  const wanted = new Set(words);
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    hit: wanted.has(foldText(m[0])),
+  }));
+  let start = 0;
+  let best = -1;
+  for (let i = 0; i <= Math.max(0, tokens.length - SNIPPET_WORDS); i++) {
+    const hits = tokens.slice(i, i + SNIPPET_WORDS).filter((t) => t.hit).length;
+    if (hits > best) [start, best] = [i, hits];
+  }
+  // Centre the matches of that run in the snippet, so that words around the first and the last are shown.
+  const hitIndexes = tokens.flatMap((t, i) => (t.hit && i >= start && i < start + SNIPPET_WORDS ? [i] : []));
+  if (hitIndexes.length > 0) {
+    const slack = SNIPPET_WORDS - (hitIndexes.at(-1)! - hitIndexes[0]! + 1);
+    start = Math.max(0, Math.min(hitIndexes[0]! - Math.floor(slack / 2), tokens.length - SNIPPET_WORDS));
+  }
+  const shown = tokens.slice(start, start + SNIPPET_WORDS);
+  if (shown.length === 0) return text;
+  const cutAtEnd = start + SNIPPET_WORDS < tokens.length;
+  const from = start === 0 ? 0 : shown[0]!.at;
+  const to = cutAtEnd ? shown.at(-1)!.end : text.length;
+  let out = '';
+  let at = from;
+  for (const token of shown.filter((t) => t.hit)) {
+    out += `${text.slice(at, token.at)}[${text.slice(token.at, token.end)}]`;
+    at = token.end;
+  }
+  return `${start === 0 ? '' : '…'}${out}${text.slice(at, to)}${cutAtEnd ? '…' : ''}`;
 }

@@ -1,5 +1,6 @@
 import { seedChatMessage, seedMeeting, seedParticipant, startTestServer, type TestServer } from '@svc/service/testing';
-import { matchExpression } from './search.service';
+import { matchExpression, RANKED_WINDOW } from './search.service';
+import { snippetOf } from './search.terms';
 
 describe('search over transcripts and chat', () => {
   let t: TestServer;
@@ -106,5 +107,41 @@ describe('search over transcripts and chat', () => {
     });
     expect((await search(`q=roadmap&meeting=${planning.id}`)).body.data).toHaveLength(1);
     expect((await search(`q=friday&meeting=${planning.id}`)).body.data).toEqual([]);
+  });
+
+  it('ranks a word said in more entries than the window among its newest matches, best first', async () => {
+    const standups = seedMeeting(t, { title: 'Daily standups' });
+    // The oldest segment would win on BM25 (the word three times in four words); every other says it once.
+    const segments = [{ start: 0, end: 1, speaker: 'Ann', text: 'Standup, standup, standup again.' }];
+    for (let i = 1; i <= RANKED_WINDOW + 20; i++) {
+      segments.push({
+        start: i,
+        end: i + 1,
+        speaker: 'Bob',
+        text: `Standup number ${i} covered the ${i % 2 ? 'backend' : 'frontend'} work.`,
+      });
+    }
+    segments.push({ start: 9999, end: 10000, speaker: 'Cleo', text: 'Standup standup.' });
+    t.services.transcripts.complete(standups.id, { language: 'en', segments });
+    const hits: { segment_index: number; text: string }[] = (await search(`q=standup&meeting=${standups.code}&limit=3`)).body.data;
+    expect(hits[0]!.text).toBe('Standup standup.');
+    expect(hits.every((h) => h.segment_index > segments.length - 1 - RANKED_WINDOW)).toBe(true);
+    // A more specific query has fewer matches than the window, and ranks them all: the oldest segment is found.
+    expect(
+      (await search(`q=standup%20again&meeting=${standups.code}`)).body.data.map((h: { segment_index: number }) => h.segment_index),
+    ).toEqual([0]);
+  });
+});
+
+describe('snippets', () => {
+  it('show the matches in brackets with their own spelling, cut around the most matches with ellipses', () => {
+    expect(snippetOf('We moved the launch to the Café in March.', ['cafe'])).toBe('We moved the launch to the [Café] in March.');
+    const long = `${'intro '.repeat(20)}the budget for Friday is the budget we agreed, ${'outro '.repeat(20)}end.`;
+    const snippet = snippetOf(long, ['budget', 'friday']);
+    expect(snippet).toMatch(/^…/);
+    expect(snippet).toMatch(/…$/);
+    expect(snippet).toContain('the [budget] for [Friday] is the [budget] we agreed,');
+    expect(snippet.replace(/[[\]…]/g, '').match(/\w+/g)).toHaveLength(16);
+    expect(snippetOf('No match here.', ['budget'])).toBe('No match here.');
   });
 });
