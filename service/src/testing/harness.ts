@@ -36,6 +36,8 @@ export interface RequestOptions {
   body?: unknown;
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** false: a redirect is answered as is (status and Location) instead of followed. */
+  followRedirects?: boolean;
 }
 
 /** The real app on a real SQLite file in a temp dir, listening on a loopback port. */
@@ -101,7 +103,12 @@ export async function startTestServer(
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(url + pathAndQuery, { method, headers, body });
+      const res = await fetch(url + pathAndQuery, {
+        method,
+        headers,
+        body,
+        redirect: opts.followRedirects === false ? 'manual' : 'follow',
+      });
       const text = await res.text();
       let parsed: unknown = text;
       try {
