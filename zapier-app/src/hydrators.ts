@@ -14,6 +14,7 @@ export async function recordingFile(z: ZObject, bundle: Bundle): Promise<string>
   const { recording_id: recordingId, download_url: downloadUrl } = bundle.inputData as RecordingFileInput;
   let response = await z.request({ url: downloadUrl, raw: true, skipThrowForStatus: true });
   if (response.status === 401) {
+    await response.text(); // drain the refusal so its connection is freed
     response = await z.request({
       url: apiUrl(bundle, `/recordings/${encodeURIComponent(recordingId)}/download`),
       raw: true,
