@@ -1,11 +1,12 @@
 import { startFakeSlack, startFakeTeams, type FakeSlack, type FakeTeams } from '@svc/service/testing';
 import type { Page } from 'playwright-core';
-import { screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
+import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
 import { call, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(60_000);
 
 const TOKEN = 'xoxb-dashboard-test-token';
+const SLACK_APP = { clientId: '111.222', clientSecret: 'dashboard-slack-app-secret' };
 
 describe('dashboard: Settings > Integrations against a local fake Slack', () => {
   let dash: SignedInDashboard;
@@ -16,9 +17,24 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
   let key: string;
 
   beforeAll(async () => {
-    [slack, teams] = await Promise.all([startFakeSlack({ token: TOKEN, channels: ['C0123ABC'] }), startFakeTeams()]);
+    // The base URL is the page's own (the harness opens 127.0.0.1), so the session cookie comes along when Slack sends the browser back.
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const app = { ...SLACK_APP, redirectUri: `${baseUrl}/dashboard/api/integrations/slack/callback`, botToken: TOKEN };
+    [slack, teams] = await Promise.all([
+      startFakeSlack({ token: TOKEN, channels: ['C0123ABC', 'C0INSTALL'], app: { ...app, channel: { id: 'C0INSTALL', name: 'standup' } } }),
+      startFakeTeams(),
+    ]);
     // Insecure URLs allowed: the fake Teams listens on plain http on loopback.
-    dash = await startSignedIn({ SVC_SLACK_API_URL: slack.apiUrl, SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
+    dash = await startSignedIn({
+      PORT: String(port),
+      SVC_BASE_URL: baseUrl,
+      SVC_SLACK_API_URL: slack.apiUrl,
+      SVC_SLACK_CLIENT_ID: SLACK_APP.clientId,
+      SVC_SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
+      SVC_SLACK_AUTHORIZE_URL: slack.authorizeUrl,
+      SVC_ALLOW_INSECURE_WEBHOOKS: 'true',
+    });
     ({ svc, page, ownerKey: key } = dash);
   });
   afterAll(async () => {
@@ -86,5 +102,26 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
     expect(teams.posts).toHaveLength(1);
     expect(teams.problems).toEqual([]);
     expect(JSON.stringify(teams.posts[0]!.card)).toContain('Test message from svc');
+  });
+
+  it('installs the operator’s Slack app with "Add to Slack": Slack’s consent, back to the page, posting to the channel picked there', async () => {
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('button', { name: 'Add to Slack' }).click();
+    const form = page.getByRole('form', { name: 'Add to Slack' });
+    await form.getByLabel('summary.ready').check();
+    await form.getByRole('button', { name: 'Continue to Slack' }).click();
+    await page.getByRole('status').filter({ hasText: 'Slack app installed.' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    expect(slack.exchanges).toEqual([expect.objectContaining({ client_id: SLACK_APP.clientId, ok: true })]);
+    const item = page.getByRole('listitem').filter({ hasText: 'C0INSTALL' });
+    await item.getByText('OK', { exact: true }).waitFor();
+    await item.getByText('meeting.started, recording.ready, summary.ready').waitFor();
+    expect(await page.content()).not.toContain(TOKEN);
+    await screenshot(page, 'dashboard-integrations-add-to-slack');
+
+    await item.getByRole('button', { name: 'Send test message' }).click();
+    await item.getByRole('status').filter({ hasText: 'Test message sent' }).waitFor();
+    expect(slack.posts.at(-1)).toMatchObject({ channel: 'C0INSTALL', token: TOKEN });
+    expect(slack.problems).toEqual([]);
   });
 });

@@ -20,6 +20,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Base URL of Slack's Web API (a proxy or, in tests, a local fake). */
   slackApiUrl: string;
+  /** The operator's Slack app, for "Add to Slack" (OAuth v2); absent: only pasted bot tokens. */
+  slackOAuth: SlackOAuthConfig | undefined;
   project: ProjectConfig;
   rtc: RtcConfig;
   rooms: RoomSettings;
@@ -29,6 +31,14 @@ export interface Config {
   /** The LLM endpoint ask_meetings answers with; absent: answers are extractive (quoted transcript sentences). */
   llm: LlmSettings | undefined;
   transcription: TranscriptionConfig;
+}
+
+/** The Slack app whose OAuth install the dashboard offers. */
+export interface SlackOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Slack's consent page the browser is sent to (a local fake in tests). */
+  authorizeUrl: string;
 }
 
 /** Speech-to-text and the durable jobs that run it. */
@@ -122,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: env.SVC_MASTER_KEY || undefined,
     webhooks: webhookSettings(env),
     slackApiUrl: env.SVC_SLACK_API_URL || 'https://slack.com/api/',
+    slackOAuth: slackOAuthConfig(env),
     project: {
       databaseUrl: projectDatabaseUrl(env.SVC_PROJECT_DATABASE_URL),
       jwtSecret: projectJwtSecret(env.SVC_PROJECT_JWT_SECRET),
@@ -253,4 +264,15 @@ function projectJwtSecret(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   if (raw.length < 32) throw new ConfigError('SVC_PROJECT_JWT_SECRET must be at least 32 characters');
   return raw;
+}
+
+function slackOAuthConfig(env: NodeJS.ProcessEnv): SlackOAuthConfig | undefined {
+  const clientId = env.SVC_SLACK_CLIENT_ID || undefined;
+  const clientSecret = env.SVC_SLACK_CLIENT_SECRET || undefined;
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) throw new ConfigError('SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET go together: set both or neither');
+  const authorizeUrl = env.SVC_SLACK_AUTHORIZE_URL || 'https://slack.com/oauth/v2/authorize';
+  if (!/^https?:\/\/[^/]+/.test(authorizeUrl))
+    throw new ConfigError(`SVC_SLACK_AUTHORIZE_URL must be an http(s) URL, got "${authorizeUrl}"`);
+  return { clientId, clientSecret, authorizeUrl };
 }

@@ -53,6 +53,8 @@ import type { ProjectDatabase } from './project/project.database';
 import { ProjectTarget } from './project/project.target';
 import { IntegrationsRepo } from './integrations/integrations.repo';
 import { IntegrationsService } from './integrations/integrations.service';
+import { SlackOAuthRepo } from './integrations/slack-oauth.repo';
+import { SLACK_OAUTH_CALLBACK_PATH, SlackOAuthService } from './integrations/slack-oauth.service';
 import { DeliveriesRepo } from './outbox/deliveries.repo';
 import { DeliveryWorker } from './outbox/delivery.worker';
 import { httpSender, type Sender } from './outbox/http-sender';
@@ -93,6 +95,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpointsRepo;
   integrations: IntegrationsService;
   integrationsRepo: IntegrationsRepo;
+  /** "Add to Slack", when the operator configured a Slack app. */
+  slackOAuth: SlackOAuthService | undefined;
   dashboard: DashboardService;
 }
 
@@ -106,7 +110,16 @@ export function createServices(
   db: Db,
   config: Pick<
     Config,
-    'baseUrl' | 'allowInsecureWebhooks' | 'dataDir' | 'webhooks' | 'rooms' | 'recordingUrlTtlSeconds' | 'dashboard' | 'llm'
+    | 'baseUrl'
+    | 'allowInsecureWebhooks'
+    | 'dataDir'
+    | 'webhooks'
+    | 'rooms'
+    | 'recordingUrlTtlSeconds'
+    | 'dashboard'
+    | 'llm'
+    | 'slackApiUrl'
+    | 'slackOAuth'
   >,
   clock: Clock,
   masterKey: Buffer,
@@ -211,6 +224,22 @@ export function createServices(
     webhookEndpoints,
     integrations,
     integrationsRepo,
+    slackOAuth:
+      config.slackOAuth &&
+      new SlackOAuthService(
+        new SlackOAuthRepo(db),
+        integrations,
+        tokens,
+        transaction,
+        clock,
+        {
+          ...config.slackOAuth,
+          apiUrl: config.slackApiUrl,
+          redirectUri: `${config.baseUrl}${SLACK_OAUTH_CALLBACK_PATH}`,
+          timeoutMs: config.webhooks.timeoutMs,
+        },
+        logger,
+      ),
     dashboard: new DashboardService(new DashboardRepo(db), identity, tokens, new SignInAttempts(clock), transaction, ids, clock, {
       baseUrl: config.baseUrl,
       sessionTtlMs: config.dashboard.sessionTtlMs,

@@ -19,6 +19,10 @@ export interface EventTriggerSpec<Key extends string> {
   feedParams?: (bundle: Bundle) => Record<string, string>;
   /** Whether a delivered event passes the trigger's input; every event does when absent. */
   matches?: (event: SvcEvent, bundle: Bundle) => boolean;
+  /** What the trigger hands the Zap for an event: the envelope with more in `data` (a file, the full text); the envelope itself when absent. */
+  enrich?: (z: ZObject, bundle: Bundle, event: SvcEvent) => Promise<SvcEvent> | SvcEvent;
+  /** At most this many events in the editor's samples, for a trigger whose `enrich` makes one API call per event (the key's rate limit is 20/s). */
+  maxListed?: number;
 }
 
 /** The feed's `limit` for Zapier's requested item count: 1..100, 100 when Zapier sets no limit. */
@@ -50,6 +54,7 @@ function verifiedDelivery(z: ZObject, bundle: Bundle): SvcEvent {
 /** A REST-hook trigger for one event type: subscribes a webhook endpoint, verifies each delivery, and reads the polling feed for samples. */
 export function eventTrigger<Key extends string>(spec: EventTriggerSpec<Key>) {
   const matches = spec.matches ?? (() => true);
+  const enrich = spec.enrich ?? ((_z: ZObject, _bundle: Bundle, event: SvcEvent) => event);
   return defineTrigger({
     key: spec.key,
     noun: spec.noun,
@@ -76,16 +81,18 @@ export function eventTrigger<Key extends string>(spec: EventTriggerSpec<Key>) {
         if (response.status >= 400 && response.status !== 404) raiseProblem(z, response);
         return { id };
       },
-      perform(z: ZObject, bundle: Bundle): SvcEvent[] {
+      async perform(z: ZObject, bundle: Bundle): Promise<SvcEvent[]> {
         const event = verifiedDelivery(z, bundle);
-        return matches(event, bundle) ? [event] : [];
+        return matches(event, bundle) ? [await enrich(z, bundle, event)] : [];
       },
       async performList(z: ZObject, bundle: Bundle): Promise<SvcEvent[]> {
         const response = await z.request<{ data: SvcEvent[] }>({
           url: apiUrl(bundle, `/triggers/${spec.type}`),
-          params: { limit: String(feedLimit(bundle)), ...spec.feedParams?.(bundle) },
+          params: { limit: String(Math.min(feedLimit(bundle), spec.maxListed ?? MAX_FEED_LIMIT)), ...spec.feedParams?.(bundle) },
         });
-        return response.data.data;
+        const events: SvcEvent[] = [];
+        for (const event of response.data.data) events.push(await enrich(z, bundle, event));
+        return events;
       },
       sample: spec.sample,
       outputFields: spec.outputFields,

@@ -7,6 +7,7 @@ import createMeeting from './creates/create_meeting';
 import endMeeting from './creates/end_meeting';
 import registerParticipant from './creates/register_participant';
 import updateMeeting from './creates/update_meeting';
+import { recordingFile } from './hydrators';
 import { afters, befores } from './middleware';
 import findMeeting from './searches/find_meeting';
 import findRegistration from './searches/find_registration';
@@ -33,6 +34,7 @@ export default defineApp({
   authentication,
   beforeRequest: [...befores],
   afterResponse: [...afters],
+  hydrators: { recordingFile },
   triggers: {
     [meetingStarted.key]: meetingStarted,
     [meetingEnded.key]: meetingEnded,

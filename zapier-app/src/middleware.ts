@@ -5,15 +5,28 @@ interface Problem {
   code?: string;
 }
 
-/** Sends the connection's API key (pasted whitespace trimmed) as a Bearer token and asks for JSON. */
+/** Whether a request follows a signed recording download link, which carries its own `token` (core moves a URL's query into `params`). */
+export function isSignedDownloadLink(request: { url?: string; params?: Record<string, unknown> }): boolean {
+  try {
+    const url = new URL(request.url ?? '');
+    return url.pathname.endsWith('/download') && (url.searchParams.has('token') || request.params?.token !== undefined);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends the connection's API key (pasted whitespace trimmed) as a Bearer token and asks for JSON; a signed download
+ * link gets no key, since svc would then check the key's scopes instead of the link's signature.
+ */
 export const addBearerKey: BeforeRequestMiddleware = (request, _z, bundle) => {
   request.headers = { ...request.headers, Accept: 'application/json' };
   const key = bundle.authData.api_key?.trim();
-  if (key) request.headers.Authorization = `Bearer ${key}`;
+  if (key && !isSignedDownloadLink(request)) request.headers.Authorization = `Bearer ${key}`;
   return request;
 };
 
-function problemOf(response: HttpResponse): Problem {
+function problemOf(response: Pick<HttpResponse, 'content'>): Problem {
   try {
     const body: unknown = JSON.parse(response.content);
     return typeof body === 'object' && body !== null ? (body as Problem) : {};
@@ -23,7 +36,7 @@ function problemOf(response: HttpResponse): Problem {
 }
 
 /** Throws the Zapier error for an svc error answer: ExpiredAuthError for a 401, otherwise an error carrying the problem's `detail` and `code`. */
-export function raiseProblem(z: ZObject, response: HttpResponse): never {
+export function raiseProblem(z: ZObject, response: Pick<HttpResponse, 'status' | 'content'>): never {
   const problem = problemOf(response);
   const detail = problem.detail ?? `svc answered HTTP ${response.status} without details`;
   if (response.status === 401) {

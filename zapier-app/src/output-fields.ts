@@ -31,14 +31,28 @@ export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__ready_at', label: 'Recording Ready At', type: 'datetime' },
 ];
 
-/** `data.transcript`, on transcript.ready. */
+/** `data.transcript`, on transcript.ready, with the full text and segments the trigger reads from the API. */
 export const transcriptFields: PlainOutputField[] = [
   { key: 'data__transcript__language', label: 'Transcript Language', type: 'string' },
   { key: 'data__transcript__segment_count', label: 'Transcript Segment Count', type: 'integer' },
+  { key: 'data__transcript__text', label: 'Transcript Text', type: 'string' },
+  { key: 'data__transcript__segments[]start', label: 'Segment Start (Seconds)', type: 'number' },
+  { key: 'data__transcript__segments[]end', label: 'Segment End (Seconds)', type: 'number' },
+  { key: 'data__transcript__segments[]speaker', label: 'Segment Speaker', type: 'string' },
+  { key: 'data__transcript__segments[]text', label: 'Segment Text', type: 'string' },
 ];
 
-/** `data.summary`, on summary.ready. */
-export const summaryFields: PlainOutputField[] = [{ key: 'data__summary__tldr', label: 'Summary TL;DR', type: 'string' }];
+/** `data.summary`, on summary.ready, with the decisions and action items (line items) the trigger reads from the API. */
+export const summaryFields: PlainOutputField[] = [
+  { key: 'data__summary__tldr', label: 'Summary TL;DR', type: 'string' },
+  { key: 'data__summary__decisions[]text', label: 'Decision', type: 'string' },
+  { key: 'data__summary__action_items[]text', label: 'Action Item', type: 'string' },
+  { key: 'data__summary__action_items[]owner', label: 'Action Item Owner', type: 'string' },
+  { key: 'data__summary__action_items[]due', label: 'Action Item Due', type: 'string' },
+  { key: 'data__summary__decisions_text', label: 'Decisions (Text)', type: 'string' },
+  { key: 'data__summary__action_items_text', label: 'Action Items (Text)', type: 'string' },
+  { key: 'data__summary__generator', label: 'Summary Generator', type: 'string' },
+];
 
 /** `data.registration` and `data.webinar`, on registration.created. */
 export const registrationEventFields: PlainOutputField[] = [

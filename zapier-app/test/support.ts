@@ -1,4 +1,4 @@
-import { seedMeeting, startTestServer, type TestServer, type ReceivedRequest } from '@svc/service/testing';
+import { recordFile, seedMeeting, startTestServer, type TestServer, type ReceivedRequest } from '@svc/service/testing';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
 import App from '../src';
 
@@ -16,9 +16,9 @@ export interface HookOperation {
 /** Runs the app's functions the way Zapier does, through zapier-platform-core. */
 export const appTester = createAppTester(App);
 
-/** The real service, in-process, with webhooks allowed to reach the loopback receivers of the tests. */
+/** The real service, in-process, with webhooks allowed to reach the loopback receivers of the tests and links (signed download URLs) to itself. */
 export function startService(): Promise<TestServer> {
-  return startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
+  return startTestServer({ SVC_ALLOW_INSECURE_WEBHOOKS: 'true' }, { ownBaseUrl: true });
 }
 
 /** A connection's fields for the test server and a key. */
@@ -56,15 +56,9 @@ export async function runMeeting(t: TestServer, key: string, title: string): Pro
   return meeting.id;
 }
 
-/** The media pipeline's results for a meeting: recording.ready, transcript.ready and summary.ready. */
+/** The media pipeline's results for a meeting, through its services: recording.ready (with a file), transcript.ready and summary.ready. */
 export function finishMedia(t: TestServer, meetingId: string): void {
-  const recording = t.services.recordings.start(meetingId, 'video');
-  t.services.recordings.markReady(recording.id, {
-    fileName: `${recording.id}.webm`,
-    contentType: 'video/webm',
-    sizeBytes: 4096,
-    durationSeconds: 95,
-  });
+  recordFile(t.services, t.dataDir, meetingId, 'webm-bytes');
   t.services.transcripts.complete(meetingId, {
     language: 'en',
     segments: [
@@ -72,7 +66,12 @@ export function finishMedia(t: TestServer, meetingId: string): void {
       { start: 2.5, end: 5.1, speaker: 'Ada', text: 'I write the release notes.' },
     ],
   });
-  t.services.summaries.save(meetingId, { tldr: 'Release on Friday.', decisions: [], action_items: [], generator: 'extractive' });
+  t.services.summaries.save(meetingId, {
+    tldr: 'Release on Friday.',
+    decisions: [{ text: 'We ship on Friday.', cite: [0] }],
+    action_items: [{ text: 'I write the release notes.', owner: 'Ada', due: null, cite: [1] }],
+    generator: 'extractive',
+  });
 }
 
 /**
@@ -95,9 +94,17 @@ export function zapierHookBundle(request: ReceivedRequest): Pick<Bundle, 'rawReq
   return { rawRequest: { method: 'POST', querystring: '', headers, content }, cleanedRequest: JSON.parse(content) };
 }
 
-/** Zapier's names for the leaves of a record (`data__meeting__id`), each with its JSON type. */
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Zapier's names for the leaves of a record (`data__meeting__id`, `segments[]text` for line items), each with its JSON type. */
 function leafTypes(value: unknown, prefix = ''): Record<string, string> {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+    return Object.assign(
+      {},
+      ...value.map((item) => Object.fromEntries(Object.entries(leafTypes(item)).map(([key, type]) => [`${prefix}[]${key}`, type]))),
+    );
+  }
+  if (isRecord(value)) {
     return Object.assign({}, ...Object.entries(value).map(([key, child]) => leafTypes(child, prefix ? `${prefix}__${key}` : key)));
   }
   return { [prefix]: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value };

@@ -16,6 +16,9 @@ import {
   zapierHookBundle,
 } from './support';
 
+/** How many events the triggers that read more from the API list as samples at most. */
+const MAX_LISTED: Partial<Record<string, number>> = { transcript_ready: 10, summary_ready: 10 };
+
 const TRIGGERS = [
   ['meeting_started', 'meeting.started'],
   ['meeting_ended', 'meeting.ended'],
@@ -83,7 +86,8 @@ describe('event triggers', () => {
       const events = (await appTester(hook.performList, { authData: auth, meta: { limit: 100 } })) as SvcEvent[];
       const feed = (await api('GET', `/triggers/${type}?limit=100`)).body.data as SvcEvent[];
       expect(events.length).toBeGreaterThanOrEqual(2);
-      expect(events).toEqual(feed);
+      expect(events).toHaveLength(Math.min(feed.length, MAX_LISTED[triggerKey] ?? 100));
+      expect(events).toMatchObject(feed.slice(0, events.length));
       expect(events.every((event) => event.type === type)).toBe(true);
       expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
       expect(events.map((event) => event.id)).toEqual(
@@ -92,11 +96,11 @@ describe('event triggers', () => {
           .sort()
           .reverse(),
       );
-      expect(await appTester(hook.performList, { authData: auth, meta: { limit: 1 } })).toEqual([feed[0]]);
+      expect(await appTester(hook.performList, { authData: auth, meta: { limit: 1 } })).toEqual([events[0]]);
     });
 
-    it('has a sample and output fields that match a real event', async () => {
-      const real = await newest(type);
+    it('has a sample and output fields that match what it hands the Zap for a real event', async () => {
+      const [real] = (await appTester(hook.performList, { authData: auth, meta: { limit: 1 } })) as SvcEvent[];
       expectSameShape(trigger.operation.sample, real);
       expectFieldsCover(trigger.operation.outputFields as { key: string }[], real);
     });
@@ -125,7 +129,8 @@ describe('event triggers', () => {
           inputData: {},
           ...zapierHookBundle(delivered),
         });
-        expect(result).toEqual([await newest(type)]);
+        expect(result).toMatchObject([await newest(type)]);
+        expect(result).toEqual(await appTester(hook.performList, { authData: auth, meta: { limit: 1 } }));
 
         await appTester(hook.performUnsubscribe, { authData: auth, subscribeData: subscription });
         expect((await api('GET', `/webhook-endpoints/${subscription.id}`)).status).toBe(404);

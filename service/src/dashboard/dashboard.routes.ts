@@ -9,7 +9,8 @@ import { mountRoutes, type RouteDef } from '../http/routes';
 import { keyHint } from '../keys/keys.service';
 import type { ApiKeyRow } from '../keys/keys.repo';
 import { isScope, SCOPES, type Scope } from '../keys/scopes';
-import { EVENT_TYPES } from '../events/event-types';
+import { assertCanSubscribe, EVENT_TYPES, type EventType } from '../events/event-types';
+import type { SlackOAuthService } from '../integrations/slack-oauth.service';
 import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { objectValidator } from '../shared/validation';
@@ -43,6 +44,15 @@ const parseSql = objectValidator<{ sql: string }>({
   additionalProperties: false,
   required: ['sql'],
   properties: { sql: { type: 'string', minLength: 1, maxLength: 100_000 } },
+});
+const parseSlackInstall = objectValidator<{ events: EventType[]; organization_id?: string }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['events'],
+  properties: {
+    events: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...EVENT_TYPES] } },
+    organization_id: { type: 'string' },
+  },
 });
 const parseNewKey = objectValidator<{ name: string; scopes: string[]; organization_id?: string | null; expires_at?: string | null }>({
   type: 'object',
@@ -103,6 +113,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
       base_url: config.baseUrl,
       scopes: SCOPES,
       event_types: EVENT_TYPES,
+      slack_install_available: services.slackOAuth !== undefined,
     });
   });
   router.post('/sign-out', (req, res) => {
@@ -157,6 +168,31 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     res.json({ ok: result.error === null, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
   });
 
+  router.post('/integrations/slack/install', (req, res) => {
+    const input = parseSlackInstall(req.body);
+    const principal = req.principal!;
+    assertCanSubscribe(principal.key.scopes, input.events);
+    const org = services.identity.targetOrganization(principal, input.organization_id);
+    const installer = { sessionId: req.dashboardSession!.session.id, organizationIds: principal.organizationIds };
+    res.json({ authorize_url: slackOAuthOf(deps).start(installer, org.id, input.events) });
+  });
+  // Slack sends the browser here (a top-level GET, so the lax session cookie comes along); the outcome goes back to the page.
+  router.get('/integrations/slack/callback', async (req, res) => {
+    const installer = { sessionId: req.dashboardSession!.session.id, organizationIds: req.principal!.organizationIds };
+    const query = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
+    try {
+      const integration = await slackOAuthOf(deps).complete(installer, {
+        code: query('code'),
+        state: query('state'),
+        error: query('error'),
+      });
+      res.redirect(303, `/settings/integrations?slack_installed=${encodeURIComponent(integration.id)}`);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      res.redirect(303, `/settings/integrations?slack_error=${encodeURIComponent(err.detail)}`);
+    }
+  });
+
   router.get('/project', (req, res) => {
     const keys = projectOf(deps).keys();
     res.json({
@@ -186,6 +222,11 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
   mountRoutes(v1, publicRoutes);
   router.use('/v1', v1);
   return router;
+}
+
+function slackOAuthOf(deps: AppDeps): SlackOAuthService {
+  if (!deps.services.slackOAuth) throw AppError.notFound('Add to Slack (SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET are not set)');
+  return deps.services.slackOAuth;
 }
 
 function projectOf(deps: AppDeps): ProjectDatabase {

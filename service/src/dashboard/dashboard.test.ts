@@ -1,34 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestServer, type TestResponse, type TestServer } from '../testing';
+import { dashboardClient, startTestServer, type TestServer } from '../testing';
 import { SIGN_IN_LINK_TTL_MS } from './dashboard.service';
 
-/** A browser-like client of the dashboard API: keeps the session cookie, sends Origin and, once known, the CSRF token. */
-function client(t: TestServer) {
-  let cookie: string | undefined;
-  let csrf: string | undefined;
-  const c = {
-    origin: t.url,
-    async call(method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
-      const all: Record<string, string> = { origin: c.origin, ...headers };
-      if (cookie) all.cookie = cookie;
-      if (csrf && !('x-csrf-token' in headers)) all['x-csrf-token'] = csrf;
-      const res = await t.request(method, `/dashboard/api${pathAndQuery}`, { body, headers: all });
-      const set = res.headers.get('set-cookie');
-      const value = set ? /svc_session=([^;]*)/.exec(set)?.[1] : undefined;
-      if (set) cookie = value ? `svc_session=${value}` : undefined;
-      return res;
-    },
-    async signIn(token: string): Promise<TestResponse> {
-      const res = await c.call('POST', '/sign-in/link', { token });
-      if (res.status === 204) csrf = (await c.call('GET', '/session')).body.csrf_token;
-      return res;
-    },
-    cookie: () => cookie,
-  };
-  return c;
-}
+const client = dashboardClient;
 
 const tokenOf = (url: string) => new URL(url).hash.replace('#token=', '');
 

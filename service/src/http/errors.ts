@@ -15,6 +15,7 @@ const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   meeting_unavailable: 409,
   method_not_allowed: 405,
+  bad_gateway: 502,
   internal_error: 500,
 };
 
@@ -31,6 +32,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Rate limited',
   meeting_unavailable: 'Meeting unavailable',
   method_not_allowed: 'Method not allowed',
+  bad_gateway: 'Bad gateway',
   internal_error: 'Internal error',
 };
 

@@ -30,6 +30,9 @@ export interface Integration {
   updated_at: string;
 }
 
+/** Why a Slack app installed without a channel is not posting yet. */
+export const CHOOSE_CHANNEL = 'installed without a channel: choose the channel to post to';
+
 /** Slack and Teams notifications per organization, queued through the same outbox as webhooks. */
 export class IntegrationsService implements EventSubscriber {
   constructor(
@@ -51,17 +54,37 @@ export class IntegrationsService implements EventSubscriber {
   create(organizationId: string, input: CreateIntegrationInput): Integration {
     const secret = this.secretOf(input.kind, input);
     if (input.kind === 'slack' && !input.channel) throw AppError.invalid([{ param: 'channel', message: 'is required for Slack' }]);
+    return this.insert(organizationId, input.kind, input.events, input.kind === 'slack' ? input.channel! : null, secret, null);
+  }
+
+  /**
+   * Adds a Slack integration installed through "Add to Slack" with the bot token Slack granted; without a channel
+   * from the install it stays disabled until one is set (PATCH channel enables it).
+   */
+  installSlack(organizationId: string, install: { events: EventType[]; botToken: string; channel: string | null }): Integration {
+    const secret = this.secretOf('slack', { bot_token: install.botToken });
+    return this.insert(organizationId, 'slack', install.events, install.channel, secret, install.channel ? null : CHOOSE_CHANNEL);
+  }
+
+  private insert(
+    organizationId: string,
+    kind: IntegrationKind,
+    events: EventType[],
+    channel: string | null,
+    secret: string,
+    disabledReason: string | null,
+  ): Integration {
     const now = isoAt(this.clock.now());
     const row: IntegrationRow = {
       id: this.ids.next('int'),
       organization_id: organizationId,
-      kind: input.kind,
-      events: input.events,
-      channel: input.kind === 'slack' ? input.channel! : null,
+      kind,
+      events,
+      channel,
       secret_encrypted: this.secrets.seal(secret),
-      secret_hint: hintOf(input.kind, secret),
-      enabled: 1,
-      disabled_reason: null,
+      secret_hint: hintOf(kind, secret),
+      enabled: disabledReason === null ? 1 : 0,
+      disabled_reason: disabledReason,
       failing_since: null,
       last_error: null,
       last_delivered_at: null,
@@ -100,6 +123,9 @@ export class IntegrationsService implements EventSubscriber {
     }
     const reconfigured = newSecret !== undefined || input.channel !== undefined;
     const enable = input.enabled === true || (reconfigured && input.enabled === undefined && !row.enabled);
+    if (enable && next.kind === 'slack' && next.channel === null) {
+      throw AppError.invalid([{ param: 'channel', message: 'is required before a Slack integration can post' }]);
+    }
     if (enable) Object.assign(next, { enabled: 1, disabled_reason: null, failing_since: null, last_error: null });
     if (input.enabled === false) Object.assign(next, { enabled: 0, disabled_reason: 'disabled through the API' });
     this.transaction(() => {

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'meeting_unavailable'
   | 'method_not_allowed'
+  | 'bad_gateway'
   | 'internal_error';
 
 /** One invalid input: the parameter (body field path, query or header name) and what is wrong. */

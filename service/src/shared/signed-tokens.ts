@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { AppError } from './errors';
 
 /** What a token is for; each purpose signs with its own key, so a token of one is worthless as another. */
-export type TokenPurpose = 'room-join' | 'room-credential' | 'embed' | 'recording-download' | 'dashboard-sign-in';
+export type TokenPurpose = 'room-join' | 'room-credential' | 'embed' | 'recording-download' | 'dashboard-sign-in' | 'slack-oauth-state';
 
 const TOKEN_REFUSED = (): AppError => new AppError('unauthorized', 'The link or token is invalid or has expired');
 

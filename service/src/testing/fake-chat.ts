@@ -25,11 +25,37 @@ export interface FakeSlack {
   refuseNext(count: number, error: string): void;
   /** How many chat.postMessage calls arrived, accepted or not. */
   calls(): number;
+  /** Slack's consent page ("Add to Slack"): it approves at once, redirecting to the redirect URI with a fresh code. */
+  authorizeUrl: string;
+  /** A code as the consent page grants it, for tests that skip the browser. */
+  issueCode(): string;
+  /** The oauth.v2.access calls that arrived (after the code and credentials were checked or not). */
+  exchanges: { client_id: string | null; code: string | null; redirect_uri: string | null; ok: boolean }[];
+  /** Sets the Slack app (e.g. once the service's port, hence the redirect URI, is known). */
+  setApp(app: FakeSlackApp): void;
   close(): Promise<void>;
 }
 
-/** Starts a fake Slack knowing one valid token and the channels that exist. */
-export async function startFakeSlack(opts: { token: string; channels: string[] }): Promise<FakeSlack> {
+/** The Slack app a fake Slack knows, for "Add to Slack": its credentials, redirect URI, and what an install grants. */
+export interface FakeSlackApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  /** The bot token oauth.v2.access grants. */
+  botToken: string;
+  /** The channel the user picks on the consent page (incoming_webhook), or null for an install without one. */
+  channel: { id: string; name: string } | null;
+}
+
+/** Starts a fake Slack knowing one valid token and the channels that exist, and optionally one Slack app for OAuth installs. */
+export async function startFakeSlack(opts: { token: string; channels: string[]; app?: FakeSlackApp }): Promise<FakeSlack> {
+  const codes = new Map<string, 'issued' | 'used'>();
+  const exchanges: FakeSlack['exchanges'] = [];
+  const issueCode = () => {
+    const code = `code-${codes.size + 1}-${Math.random().toString(36).slice(2, 10)}`;
+    codes.set(code, 'issued');
+    return code;
+  };
   const posts: SlackPost[] = [];
   const problems: string[] = [];
   let rateLimited = { count: 0, retryAfter: 0 };
@@ -43,6 +69,67 @@ export async function startFakeSlack(opts: { token: string; channels: string[] }
         res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
+      const url = new URL(req.url ?? '/', 'http://fake-slack');
+      if (req.method === 'GET' && url.pathname === '/oauth/v2/authorize') {
+        const app = opts.app;
+        const wrong = !app
+          ? 'no app'
+          : url.searchParams.get('client_id') !== app.clientId
+            ? 'client_id'
+            : url.searchParams.get('redirect_uri') !== app.redirectUri
+              ? 'redirect_uri'
+              : !(url.searchParams.get('scope') ?? '').split(',').includes('chat:write')
+                ? 'scope'
+                : !url.searchParams.get('state')
+                  ? 'state'
+                  : null;
+        if (wrong) {
+          problems.push(`authorize: bad ${wrong}`);
+          res.writeHead(400, { 'Content-Type': 'text/plain' }).end(`bad ${wrong}`);
+          return;
+        }
+        const back = new URL(app!.redirectUri);
+        back.searchParams.set('code', issueCode());
+        back.searchParams.set('state', url.searchParams.get('state')!);
+        res.writeHead(302, { Location: back.toString() }).end();
+        return;
+      }
+      if (req.method === 'POST' && url.pathname === '/api/oauth.v2.access') {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+        const [clientId, code, redirectUri] = [form.get('client_id'), form.get('code'), form.get('redirect_uri')];
+        const app = opts.app;
+        const error = !app
+          ? 'invalid_client_id'
+          : clientId !== app.clientId
+            ? 'invalid_client_id'
+            : form.get('client_secret') !== app.clientSecret
+              ? 'bad_client_secret'
+              : !code || codes.get(code) !== 'issued'
+                ? 'invalid_code'
+                : redirectUri !== app.redirectUri
+                  ? 'bad_redirect_uri'
+                  : null;
+        exchanges.push({ client_id: clientId, code, redirect_uri: redirectUri, ok: error === null });
+        if (error) return answer(200, { ok: false, error });
+        codes.set(code!, 'used');
+        return answer(200, {
+          ok: true,
+          app_id: 'A0FAKEAPP',
+          access_token: app!.botToken,
+          token_type: 'bot',
+          scope: 'chat:write,chat:write.public,incoming-webhook',
+          bot_user_id: 'U0FAKEBOT',
+          team: { id: 'T0FAKETEAM', name: 'Fake team' },
+          ...(app!.channel && {
+            incoming_webhook: {
+              channel: `#${app!.channel.name}`,
+              channel_id: app!.channel.id,
+              configuration_url: 'https://fake-team.slack.com/services/B0FAKE',
+              url: 'https://hooks.slack.com/services/T0FAKETEAM/B0FAKE/secret',
+            },
+          }),
+        });
+      }
       if (req.method !== 'POST' || req.url !== '/api/chat.postMessage') return answer(404, { ok: false, error: 'unknown_method' });
       calls++;
       if (refused.count > 0) {
@@ -91,6 +178,12 @@ export async function startFakeSlack(opts: { token: string; channels: string[] }
       refused = { count, error };
     },
     calls: () => calls,
+    authorizeUrl: `http://127.0.0.1:${port}/oauth/v2/authorize`,
+    issueCode,
+    exchanges,
+    setApp(app) {
+      opts.app = app;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,9 +8,11 @@ import type { Scope } from '../keys/scopes';
 import { SCOPES } from '../keys/scopes';
 import type { DeliveryWorker } from '../outbox/delivery.worker';
 import type { Sender } from '../outbox/http-sender';
-import { createDeliveryWorker, type Services } from '../services';
+import { createDeliveryWorker, createJobWorker, mediaJobHandlers, type Services } from '../services';
+import type { JobWorker } from '../jobs/job.worker';
 import type { ManualClock } from '../shared/clock';
 import { startTestCore } from './core';
+import { freePort } from './postgres-server';
 import { WorkerPool } from '../media/worker-pool';
 import { roomMediaProvider } from '../media/room-media';
 import { attachRoomSockets } from '../ws/room.socket';
@@ -34,6 +36,8 @@ export interface RequestOptions {
   body?: unknown;
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** false: a redirect is answered as is (status and Location) instead of followed. */
+  followRedirects?: boolean;
 }
 
 /** The real app on a real SQLite file in a temp dir, listening on a loopback port. */
@@ -52,6 +56,8 @@ export interface TestServer {
   request(method: string, pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
   /** The production delivery worker on this server's services, not started (drive it with runOnce or start it). */
   deliveryWorker(opts?: { random?: () => number; send?: Sender }): DeliveryWorker;
+  /** The production media job worker (transcribe with pocketsphinx, summarize) on this server's services, not started (drive it with runOnce). */
+  jobWorker(): JobWorker;
   /** Creates a key for the owner; unlimited rate unless `rateLimited`. */
   key(scopes?: readonly Scope[], opts?: { org?: string; rateLimited?: boolean; expiresAt?: string }): string;
   close(): Promise<void>;
@@ -59,17 +65,23 @@ export interface TestServer {
 
 /**
  * Starts a test server, bootstrapped as production is; the clock is manual and starts at the real current time.
- * With `media`, one mediasoup worker on a free loopback port serves rooms and the room socket is attached.
+ * With `media`, one mediasoup worker on a free loopback port serves rooms and the room socket is attached. With
+ * `ownBaseUrl`, the server listens on a port chosen up front and `SVC_BASE_URL` is its own address, so the links it
+ * hands out (signed download URLs) work; otherwise they name `localhost:0`.
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { media?: boolean } = {}): Promise<TestServer> {
-  const core = startTestCore(env);
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { media?: boolean; ownBaseUrl?: boolean } = {},
+): Promise<TestServer> {
+  const listenPort = opts.ownBaseUrl ? await freePort() : 0;
+  const core = startTestCore(opts.ownBaseUrl ? { PORT: String(listenPort), SVC_BASE_URL: `http://127.0.0.1:${listenPort}`, ...env } : env);
   const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
   const media = opts.media ? await startTestWorkers() : undefined;
   if (media) services.rooms.useMedia(roomMediaProvider(media));
   const app = createApp({ config, services, logger, project: core.project, media });
-  const server: Server = await listen(app, 0, '127.0.0.1');
+  const server: Server = await listen(app, listenPort, '127.0.0.1');
   const sockets = media ? attachRoomSockets(server, services.rooms, logger) : undefined;
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
@@ -91,7 +103,12 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(url + pathAndQuery, { method, headers, body });
+      const res = await fetch(url + pathAndQuery, {
+        method,
+        headers,
+        body,
+        redirect: opts.followRedirects === false ? 'manual' : 'follow',
+      });
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -103,6 +120,9 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     },
     deliveryWorker(opts = {}) {
       return createDeliveryWorker(services, config, logger, { project: core.project, ...opts });
+    },
+    jobWorker() {
+      return createJobWorker(services, mediaJobHandlers(services, config, logger), logger);
     },
     key(scopes = SCOPES, opts = {}) {
       return services.keys.create({

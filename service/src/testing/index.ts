@@ -1,5 +1,6 @@
 /** Test helpers of the service, for its own tests and for the connectors' and end-to-end suites (`@svc/service/testing`). */
 export * from './core';
+export * from './dashboard-client';
 export * from './corpus';
 export * from './fake-chat';
 export * from './fake-llm';

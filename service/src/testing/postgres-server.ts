@@ -35,7 +35,8 @@ export function postgresBinDir(): string {
   return dir;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port that was free a moment ago. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { bootstrap } from '../bootstrap';
 import { loadConfig } from '../config';
 import { createLogger } from '../shared/logger';
-import { recordingsDir } from '../services';
+import { recordingsDir, type Services } from '../services';
 import { recordFile, seedSummary, seedTranscript } from './fixtures';
 import { mediaDuration, speechRecording } from './speech';
 
@@ -42,22 +42,32 @@ export function recordSpeech(
 ): string {
   const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
   try {
-    for (const name of opts.participants) {
-      core.services.participants.recordJoin(meetingId, { name, role: 'guest', identity: name.toLowerCase().replace(/\W+/g, '-') });
-    }
-    const started = core.services.recordings.start(meetingId, 'audio');
-    const fileName = `${started.id}.webm`;
-    const file = path.join(recordingsDir(dataDir), fileName);
-    fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
-    speechRecording(opts.sentences, file, { repeat: opts.repeat });
-    core.services.recordings.markReady(started.id, {
-      fileName,
-      contentType: 'audio/webm',
-      sizeBytes: fs.statSync(file).size,
-      durationSeconds: Math.round(mediaDuration(file)),
-    });
-    return started.id;
+    return recordSpeechWith(core.services, dataDir, meetingId, opts);
   } finally {
     core.close();
   }
+}
+
+/** `recordSpeech` through services the caller already has (an in-process test server's): participants, then a ready spoken recording. */
+export function recordSpeechWith(
+  services: Services,
+  dataDir: string,
+  meetingId: string,
+  opts: { sentences: string[]; participants: string[]; repeat?: number },
+): string {
+  for (const name of opts.participants) {
+    services.participants.recordJoin(meetingId, { name, role: 'guest', identity: name.toLowerCase().replace(/\W+/g, '-') });
+  }
+  const started = services.recordings.start(meetingId, 'audio');
+  const fileName = `${started.id}.webm`;
+  const file = path.join(recordingsDir(dataDir), fileName);
+  fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
+  speechRecording(opts.sentences, file, { repeat: opts.repeat });
+  services.recordings.markReady(started.id, {
+    fileName,
+    contentType: 'audio/webm',
+    sizeBytes: fs.statSync(file).size,
+    durationSeconds: Math.round(mediaDuration(file)),
+  });
+  return started.id;
 }

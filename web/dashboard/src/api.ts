@@ -58,4 +58,6 @@ export interface Session {
   base_url: string;
   scopes: string[];
   event_types: string[];
+  /** Whether the operator configured a Slack app, so "Add to Slack" (OAuth) is offered beside the pasted token. */
+  slack_install_available: boolean;
 }

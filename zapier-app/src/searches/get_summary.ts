@@ -27,22 +27,31 @@ export interface SummaryResult {
   created_at: string;
 }
 
+/** The line items of a summary (decisions, action items with owner and due, without the transcript citations) and the same as text. */
+export function summaryLineItems(
+  summary: Summary,
+): Pick<SummaryResult, 'decisions' | 'action_items' | 'decisions_text' | 'action_items_text'> {
+  const actionItems = summary.action_items.map(({ text, owner, due }) => ({ text, owner, due }));
+  return {
+    decisions: summary.decisions.map(({ text }) => ({ text })),
+    action_items: actionItems,
+    decisions_text: summary.decisions.map((d) => `- ${d.text}`).join('\n'),
+    action_items_text: actionItems
+      .map((a) => `- ${a.text}${a.owner ? ` (${a.owner}${a.due ? `, due ${a.due}` : ''})` : a.due ? ` (due ${a.due})` : ''}`)
+      .join('\n'),
+  };
+}
+
 /** The meeting's summary as a list of one, or an empty list before there is one. */
 export async function getSummary(z: ZObject, bundle: Bundle): Promise<SummaryResult[]> {
   const summary = await getOrNull<Summary>(z, bundle, meetingPath(z, bundle, '/summary'));
   if (!summary) return [];
-  const actionItems = summary.action_items.map(({ text, owner, due }) => ({ text, owner, due }));
   return [
     {
       id: summary.meeting_id,
       meeting_id: summary.meeting_id,
       tldr: summary.tldr,
-      decisions: summary.decisions.map(({ text }) => ({ text })),
-      action_items: actionItems,
-      decisions_text: summary.decisions.map((d) => `- ${d.text}`).join('\n'),
-      action_items_text: actionItems
-        .map((a) => `- ${a.text}${a.owner ? ` (${a.owner}${a.due ? `, due ${a.due}` : ''})` : a.due ? ` (due ${a.due})` : ''}`)
-        .join('\n'),
+      ...summaryLineItems(summary),
       generator: summary.generator,
       created_at: summary.created_at,
     },

@@ -1,13 +1,28 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { SvcEvent } from '../api';
 import { eventTrigger } from '../event-trigger';
+import { getOrNull } from '../meeting-input';
 import { eventFields, eventMeetingFields, transcriptFields } from '../output-fields';
+import type { Transcript } from '../searches/get_transcript';
 
-/** Fires when a meeting's transcript is complete. */
+/** The event with the transcript's full text and its timed segments (line items) in `data.transcript`, read from the API. */
+export async function withTranscriptText(z: ZObject, bundle: Bundle, event: SvcEvent): Promise<SvcEvent> {
+  const meeting = event.data.meeting as { id: string };
+  const transcript = await getOrNull<Transcript>(z, bundle, `/meetings/${encodeURIComponent(meeting.id)}/transcript`);
+  if (!transcript) return event;
+  const segments = transcript.segments.map(({ start, end, speaker, text }) => ({ start, end, speaker, text }));
+  return { ...event, data: { ...event.data, transcript: { ...(event.data.transcript as object), text: transcript.text, segments } } };
+}
+
+/** Fires when a meeting's transcript is complete; hands the Zap its full text and segments. */
 export default eventTrigger({
   key: 'transcript_ready',
   type: 'transcript.ready',
   noun: 'Transcript',
   label: 'Transcript Ready',
-  description: 'Triggers when the transcript of a meeting is complete.',
+  description: 'Triggers when the transcript of a meeting is complete, with its full text and timed segments.',
+  enrich: withTranscriptText,
+  maxListed: 10,
   sample: {
     id: 'evt_01krdv6q2s4h7w9y1a3c5e8g0j',
     type: 'transcript.ready',
@@ -21,7 +36,15 @@ export default eventTrigger({
         started_at: '2026-05-12T09:30:00.000Z',
         ended_at: '2026-05-12T10:15:00.000Z',
       },
-      transcript: { language: 'en', segment_count: 412 },
+      transcript: {
+        language: 'en',
+        segment_count: 2,
+        text: 'Bob: We ship on Friday.\nAda: I write the release notes.',
+        segments: [
+          { start: 0, end: 2.5, speaker: 'Bob', text: 'We ship on Friday.' },
+          { start: 2.5, end: 5.1, speaker: 'Ada', text: 'I write the release notes.' },
+        ],
+      },
     },
   },
   outputFields: [...eventFields, ...eventMeetingFields, ...transcriptFields],

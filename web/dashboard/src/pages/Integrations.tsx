@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, type Page, type Session } from '../api';
+import { navigate, useLocation } from '../router';
 import { Badge, Button, Checkboxes, ConfirmButton, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
 import { Deliveries } from './Deliveries';
 
@@ -21,7 +22,13 @@ const KIND_LABEL = { slack: 'Slack', teams: 'Microsoft Teams', project: 'Project
 /** Settings > Integrations: Slack and Teams notifications (and the project database), with status, a test message and deliveries. */
 export function Integrations({ session }: { session: Session }) {
   const list = useLoad(() => api<Page<Integration>>('GET', '/v1/integrations?limit=100'), []);
-  const [adding, setAdding] = useState<'slack' | 'teams'>();
+  const { query } = useLocation();
+  // Where Slack's install sent the browser back: the outcome, shown once (a reload drops the query).
+  const [slackOutcome] = useState(() => ({ installed: query.get('slack_installed'), error: query.get('slack_error') }));
+  useEffect(() => {
+    if (query.has('slack_installed') || query.has('slack_error')) navigate('/settings/integrations', { replace: true });
+  }, [query]);
+  const [adding, setAdding] = useState<'slack' | 'slack-app' | 'teams'>();
   const [open, setOpen] = useState<string>();
   const [tested, setTested] = useState<Record<string, string>>({});
   const change = useAction();
@@ -30,6 +37,11 @@ export function Integrations({ session }: { session: Session }) {
       <div className="page-head">
         <h1>Integrations</h1>
         <div className="actions">
+          {session.slack_install_available && (
+            <Button variant="primary" onClick={() => setAdding('slack-app')}>
+              Add to Slack
+            </Button>
+          )}
           <Button variant="primary" onClick={() => setAdding('slack')}>
             Add Slack
           </Button>
@@ -38,7 +50,14 @@ export function Integrations({ session }: { session: Session }) {
           </Button>
         </div>
       </div>
-      {adding && (
+      {slackOutcome.installed && (
+        <p className="notice notice-ok" role="status">
+          Slack app installed.
+        </p>
+      )}
+      <ErrorNotice error={slackOutcome.error ?? undefined} />
+      {adding === 'slack-app' && <AddToSlack session={session} onCancel={() => setAdding(undefined)} />}
+      {(adding === 'slack' || adding === 'teams') && (
         <AddIntegration
           kind={adding}
           session={session}
@@ -115,12 +134,74 @@ export function Integrations({ session }: { session: Session }) {
                 />
                 {tested[i.id] && <span role="status">{tested[i.id]}</span>}
               </div>
+              {i.kind === 'slack' && !i.channel && <ChooseChannel integrationId={i.id} onDone={list.reload} />}
               {open === i.id && <Deliveries path={`/v1/integrations/${i.id}/deliveries`} />}
             </li>
           ))}
         </ul>
       </Section>
     </>
+  );
+}
+
+/** "Add to Slack": pick the events, then Slack's consent page installs the operator's Slack app and picks the channel. */
+function AddToSlack({ session, onCancel }: { session: Session; onCancel: () => void }) {
+  const [events, setEvents] = useState<string[]>(['meeting.started', 'recording.ready']);
+  const start = useAction();
+  return (
+    <Section title="Add to Slack">
+      <form
+        className="form"
+        aria-label="Add to Slack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start.run(async () => {
+            const { authorize_url } = await api<{ authorize_url: string }>('POST', '/integrations/slack/install', { events });
+            window.location.assign(authorize_url);
+          });
+        }}
+      >
+        <p className="hint">Slack asks you to allow svc’s app in your workspace and to pick the channel it posts to.</p>
+        <Checkboxes legend="Events" options={session.event_types} value={events} onChange={setEvents} />
+        <ErrorNotice error={start.error} />
+        <div className="actions">
+          <Button onClick={onCancel}>Cancel</Button>
+          <Button type="submit" variant="primary" disabled={start.pending || events.length === 0}>
+            Continue to Slack
+          </Button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+/** The channel of a Slack app installed without one; setting it starts the notifications. */
+function ChooseChannel({ integrationId, onDone }: { integrationId: string; onDone: () => void }) {
+  const [channel, setChannel] = useState('');
+  const save = useAction();
+  return (
+    <form
+      className="form"
+      aria-label="Choose the Slack channel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save.run(async () => {
+          await api('PATCH', `/v1/integrations/${integrationId}`, { channel });
+          onDone();
+        });
+      }}
+    >
+      <div className="row">
+        <label>
+          Channel ID
+          <input required value={channel} onChange={(e) => setChannel(e.target.value)} placeholder="C0123ABC" />
+        </label>
+      </div>
+      <ErrorNotice error={save.error} />
+      <Button type="submit" variant="primary" disabled={save.pending}>
+        Save channel
+      </Button>
+    </form>
   );
 }
 
