@@ -190,12 +190,17 @@ export function executionOf(result: CliResult): Execution {
 /** The parts of an n8n execution the tests read. */
 export interface Execution {
   status: string;
-  data: { resultData: { runData: Record<string, RunOfNode[]>; error?: { message: string; name: string; httpCode?: string } } };
+  data: {
+    resultData: {
+      runData: Record<string, RunOfNode[]>;
+      error?: { message: string; name: string; httpCode?: string; context?: Record<string, unknown> };
+    };
+  };
 }
 
 /** One run of one node in an execution. */
 export interface RunOfNode {
-  data?: { main: { json: Record<string, unknown> }[][] };
+  data?: { main: { json: Record<string, unknown>; binary?: Record<string, Record<string, unknown>> }[][] };
   error?: { message: string };
 }
 

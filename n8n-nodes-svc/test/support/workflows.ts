@@ -40,6 +40,11 @@ export function svcNode(
   };
 }
 
+/** A resource locator parameter value, as the editor stores one. */
+export function locator(mode: string, value: string): { __rl: true; mode: string; value: string } {
+  return { __rl: true, mode, value };
+}
+
 /** n8n's manual trigger, the start of a workflow run by `n8n execute`. */
 export function manualTrigger(name = 'Start'): WorkflowNode {
   return { id: 'node-start', name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
