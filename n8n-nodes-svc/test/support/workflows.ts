@@ -19,10 +19,10 @@ export function svcCredentialExport(baseUrl: string, apiKey: string): unknown[] 
   return [{ ...SVC_CREDENTIAL, type: 'svcApi', data: { baseUrl, apiKey } }];
 }
 
-/** A node of this package (`svc` or `svcTrigger`) using the svc credential; nodes are laid out top to bottom in the order built, which is the order n8n runs sibling branches in. */
+/** A node of this package (`svc`, `svcTrigger` or `svcFeedTrigger`) using the svc credential; nodes are laid out top to bottom in the order built, which is the order n8n runs sibling branches in. */
 export function svcNode(
   typePrefix: string,
-  type: 'svc' | 'svcTrigger',
+  type: 'svc' | 'svcTrigger' | 'svcFeedTrigger',
   name: string,
   row: number,
   parameters: Record<string, unknown>,
@@ -33,7 +33,7 @@ export function svcNode(
     name,
     type: `${typePrefix}.${type}`,
     typeVersion: 1,
-    position: [type === 'svcTrigger' ? 0 : 400, row * 120],
+    position: [type === 'svc' ? 400 : 0, row * 120],
     parameters,
     credentials: { svcApi: SVC_CREDENTIAL },
     ...extra,
