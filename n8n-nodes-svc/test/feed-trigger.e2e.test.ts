@@ -8,12 +8,15 @@ import { forwardTo, locator, SVC_CREDENTIAL, svcCredentialExport, svcNode, workf
 const API = '/api/v1/public';
 const WORKFLOW_ID = 'svcFeedTriggerE2e1';
 const TRIGGER = 'Svc Feed Trigger';
+const FROM_BEGINNING_ID = 'svcFeedTriggerE2e2';
 
 describe('the svc Feed Trigger in the real n8n 2.8.4 runtime (`n8n start`, a published polling workflow)', () => {
   let dataDir: string;
   let key: string;
   let svc: ServiceProcess | undefined;
   let receiver: TestReceiver | undefined;
+  let fromBeginning: TestReceiver | undefined;
+  const history: string[] = [];
   let n8n: N8nHome | undefined;
   let server: N8nServer | undefined;
   let session: N8nSession;
@@ -55,12 +58,13 @@ describe('the svc Feed Trigger in the real n8n 2.8.4 runtime (`n8n start`, a pub
     ).stdout.trim();
     svc = await startService(dataDir);
     receiver = await startReceiver(() => ({ status: 200 }));
+    fromBeginning = await startReceiver(() => ({ status: 200 }));
     n8n = await createN8nHome(bin, 'community-package');
 
     // History from before the workflow is published: the first poll must not deliver it.
     wanted = (await api('POST', '/meetings', { title: 'Feed webinar', kind: 'webinar', slug: 'feed-wanted' })).body;
     expect((await api('POST', '/meetings', { title: 'Other webinar', kind: 'webinar', slug: 'feed-other' })).status).toBe(201);
-    for (let n = 0; n < 3; n++) await register('feed-wanted', n);
+    for (let n = 0; n < 3; n++) history.push((await register('feed-wanted', n)).id);
 
     const workflow = workflowExport(
       WORKFLOW_ID,
@@ -75,10 +79,21 @@ describe('the svc Feed Trigger in the real n8n 2.8.4 runtime (`n8n start`, a pub
       ],
       [[TRIGGER, 'Forward']],
     );
+    const everything = workflowExport(
+      FROM_BEGINNING_ID,
+      'svc feed from the oldest event',
+      [
+        svcNode(n8n.typePrefix, 'svcFeedTrigger', TRIGGER, 0, { pollTimes: { item: [{ mode: 'everyHour' }] }, startFrom: 'beginning' }),
+        forwardTo(fromBeginning.url),
+      ],
+      [[TRIGGER, 'Forward']],
+    );
     for (const args of [
       ['import:credentials', `--input=${n8n.writeJson('credentials.json', svcCredentialExport(svc.url, key))}`],
       ['import:workflow', `--input=${n8n.writeJson('workflow.json', workflow)}`],
+      ['import:workflow', `--input=${n8n.writeJson('everything.json', everything)}`],
       ['publish:workflow', `--id=${WORKFLOW_ID}`],
+      ['publish:workflow', `--id=${FROM_BEGINNING_ID}`],
     ]) {
       const result = await n8n.cli(args);
       expect([args[0], result.code]).toEqual([args[0], 0]);
@@ -91,6 +106,7 @@ describe('the svc Feed Trigger in the real n8n 2.8.4 runtime (`n8n start`, a pub
     for (const room of rooms) room.close();
     await server?.stop();
     await receiver?.close();
+    await fromBeginning?.close();
     await svc?.stop();
     n8n?.remove();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -101,6 +117,12 @@ describe('the svc Feed Trigger in the real n8n 2.8.4 runtime (`n8n start`, a pub
     await waitFor(async () => (await cursor()) !== undefined, 30_000, "the first poll's cursor in static data");
     expect(await cursor()).toBe(newest);
     expect(receiver!.requests).toHaveLength(0);
+  }, 40_000);
+
+  it('delivers the stored history on the first poll when told to start from the oldest stored event', async () => {
+    await waitFor(() => fromBeginning!.requests.length === 3, 30_000, 'the three stored registrations');
+    const events = fromBeginning!.requests.map((r) => JSON.parse(r.rawBody.toString('utf8')));
+    expect(events.map((e) => [e.type, e.data.registration.id])).toEqual(history.map((id) => ['registration.created', id]));
   }, 40_000);
 
   it('drains several feed pages in one poll, passing on only the chosen event types of the chosen webinar, oldest first, and keeps the new cursor', async () => {
