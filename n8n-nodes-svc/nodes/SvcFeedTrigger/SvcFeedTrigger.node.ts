@@ -23,8 +23,8 @@ interface FeedPage {
   next_cursor: string | null;
 }
 
-async function feedPage(this: IPollFunctions, since?: string): Promise<FeedPage> {
-  const page = await svcApiRequest.call(this, 'GET', '/events', { qs: { limit: FEED_PAGE_SIZE, ...(since ? { since } : {}) } });
+async function feedPage(this: IPollFunctions, since?: string, limit = FEED_PAGE_SIZE): Promise<FeedPage> {
+  const page = await svcApiRequest.call(this, 'GET', '/events', { qs: { limit, ...(since ? { since } : {}) } });
   return { data: (page.data ?? []) as IDataObject[], next_cursor: (page.next_cursor as string | null | undefined) ?? null };
 }
 
@@ -88,7 +88,11 @@ export class SvcFeedTrigger implements INodeType {
     const state = this.getWorkflowStaticData('node') as FeedState;
     if (state.cursor === undefined) {
       const startFrom = this.getNodeParameter('startFrom', 'now') as string;
-      state.cursor = startFrom === 'now' ? ((await feedPage.call(this)).next_cursor ?? CURSOR_BEFORE_ALL_EVENTS) : CURSOR_BEFORE_ALL_EVENTS;
+      // Without `since` the feed's next_cursor is the newest event id (null while svc has no events at all).
+      state.cursor =
+        startFrom === 'now'
+          ? ((await feedPage.call(this, undefined, 1)).next_cursor ?? CURSOR_BEFORE_ALL_EVENTS)
+          : CURSOR_BEFORE_ALL_EVENTS;
       if (startFrom === 'now') return null;
     }
 
