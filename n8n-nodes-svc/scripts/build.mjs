@@ -1,4 +1,4 @@
-// Builds the package as n8n loads it: compiled nodes and credentials in dist/, beside their icons and codex files.
+// Builds the package as n8n loads it, as `n8n-node build` does: tsc (nodes, credentials and their codex .node.json files) into dist/, then the icons.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
-const assets = /\.(svg|node\.json)$/;
+const assets = /\.(svg|png)$/;
 
 fs.rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

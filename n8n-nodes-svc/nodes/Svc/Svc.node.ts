@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { searchMeetings, searchWebinars } from '../shared/locators';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as meeting from './actions/meeting';
+import * as participant from './actions/participant';
 import * as recording from './actions/recording';
 import * as registration from './actions/registration';
 import { router } from './actions/router';
@@ -16,7 +18,8 @@ export class Svc implements INodeType {
     group: ['transform'],
     version: 1,
     subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-    description: 'Create and manage svc meetings, register webinar participants, and read recordings, transcripts and summaries',
+    description:
+      'Create, end and cancel svc meetings, register webinar participants, list participants, and download recordings, transcripts and summaries',
     defaults: { name: 'Svc' },
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
@@ -30,6 +33,7 @@ export class Svc implements INodeType {
         noDataExpression: true,
         options: [
           { name: 'Meeting', value: 'meeting' },
+          { name: 'Participant', value: 'participant' },
           { name: 'Participant Registration', value: 'registration' },
           { name: 'Recording', value: 'recording' },
           { name: 'Summary', value: 'summary' },
@@ -38,12 +42,15 @@ export class Svc implements INodeType {
         default: 'meeting',
       },
       ...meeting.description,
+      ...participant.description,
       ...registration.description,
       ...recording.description,
       ...transcript.description,
       ...summary.description,
     ],
   };
+
+  methods = { listSearch: { searchMeetings, searchWebinars } };
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
     return await router.call(this);

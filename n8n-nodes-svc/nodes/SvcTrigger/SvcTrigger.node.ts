@@ -1,5 +1,7 @@
 import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { eventFilter, webinarFilterField } from '../shared/event-filter';
+import { searchWebinars, type LocatorValue } from '../shared/locators';
 import { segment, svcApiRequest, svcApiRequestUnlessNotFound } from '../shared/transport';
 import { EVENT_OPTIONS } from './events';
 import { checkSvcSignature } from './signature';
@@ -57,8 +59,11 @@ export class SvcTrigger implements INodeType {
         options: EVENT_OPTIONS,
         description: 'The events that start the workflow',
       },
+      webinarFilterField,
     ],
   };
+
+  methods = { listSearch: { searchWebinars } };
 
   webhookMethods = {
     default: {
@@ -121,6 +126,12 @@ export class SvcTrigger implements INodeType {
     if (check !== 'valid') return reject.call(this, 401, check);
     const event = parseEvent(req.rawBody);
     if (event === undefined) return reject.call(this, 400, 'invalid_body');
+    const matches = await eventFilter.call(this, [], this.getNodeParameter('webinar', undefined) as LocatorValue);
+    if (!(await matches(event))) {
+      // Acknowledged, so svc does not retry an event this workflow chose not to run on.
+      this.getResponseObject().status(200).json({ received: true, ignored: 'webinar_filter' });
+      return { noWebhookResponse: true };
+    }
     return { workflowData: [this.helpers.returnJsonArray(event)] };
   }
 }

@@ -1,12 +1,28 @@
-import type { IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type {
+  IDataObject,
+  IExecuteFunctions,
+  IHookFunctions,
+  IHttpRequestMethods,
+  ILoadOptionsFunctions,
+  IN8nHttpFullResponse,
+  IPollFunctions,
+  IWebhookFunctions,
+  JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 const SVC_CREDENTIALS = 'svcApi';
 
 const MAX_PAGE_SIZE = 100;
 
+/** How many times one request is sent at most when svc answers 429. */
+export const MAX_RATE_LIMITED_ATTEMPTS = 4;
+
+/** The longest `Retry-After` (seconds) the transport waits for; a longer one fails the request at once. */
+export const MAX_RETRY_AFTER_SECONDS = 30;
+
 /** The n8n contexts that call the svc API. */
-export type SvcContext = IExecuteFunctions | IHookFunctions;
+export type SvcContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 /** Query and body of one svc request. */
 export interface SvcRequest {
@@ -18,7 +34,13 @@ interface SvcCredentials {
   baseUrl: string;
 }
 
-async function send(this: SvcContext, method: IHttpRequestMethods, path: string, request: SvcRequest): Promise<IN8nHttpFullResponse> {
+function retryAfterSeconds(response: IN8nHttpFullResponse): number | undefined {
+  const header = response.headers['retry-after'];
+  const value = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+async function sendOnce(this: SvcContext, method: IHttpRequestMethods, path: string, request: SvcRequest): Promise<IN8nHttpFullResponse> {
   const { baseUrl } = await this.getCredentials<SvcCredentials>(SVC_CREDENTIALS);
   return (await this.helpers.httpRequestWithAuthentication.call(this, SVC_CREDENTIALS, {
     method,
@@ -29,6 +51,16 @@ async function send(this: SvcContext, method: IHttpRequestMethods, path: string,
     returnFullResponse: true,
     ignoreHttpStatusErrors: true,
   })) as IN8nHttpFullResponse;
+}
+
+async function send(this: SvcContext, method: IHttpRequestMethods, path: string, request: SvcRequest): Promise<IN8nHttpFullResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await sendOnce.call(this, method, path, request);
+    if (response.statusCode !== 429 || attempt >= MAX_RATE_LIMITED_ATTEMPTS) return response;
+    const wait = retryAfterSeconds(response) ?? 1;
+    if (wait > MAX_RETRY_AFTER_SECONDS) return response;
+    await sleep(wait * 1000);
+  }
 }
 
 function problemError(this: SvcContext, response: IN8nHttpFullResponse): NodeApiError {
@@ -42,7 +74,10 @@ function problemError(this: SvcContext, response: IN8nHttpFullResponse): NodeApi
   });
 }
 
-/** Calls `{baseUrl}/api/v1/public{path}` with the svc credentials; a non-2xx answer becomes a NodeApiError carrying svc's problem details. */
+/**
+ * Calls `{baseUrl}/api/v1/public{path}` with the svc credentials; a 429 is retried after its `Retry-After` (at most
+ * MAX_RATE_LIMITED_ATTEMPTS sends, waits up to MAX_RETRY_AFTER_SECONDS); a non-2xx answer becomes a NodeApiError with svc's problem details.
+ */
 export async function svcApiRequest(
   this: SvcContext,
   method: IHttpRequestMethods,

@@ -51,8 +51,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Where n8n loads the package from: a community package install, or the package directory named in N8N_CUSTOM_EXTENSIONS. */
-export type Install = 'community-package' | 'custom-extensions';
+/** Where n8n loads the package from: a community package install (of the built folder, or of a packed tarball as n8n installs one), or the package directory named in N8N_CUSTOM_EXTENSIONS. */
+export type Install = 'community-package' | 'custom-extensions' | { tarball: string };
 
 /** One n8n instance's world: its user folder, ports, and the CLI and server bound to them. */
 export interface N8nHome {
@@ -111,21 +111,62 @@ function n8nEnvironment(dir: string, port: number, brokerPort: number, install: 
   };
 }
 
+function run(command: string, args: string[], cwd: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function expectSuccess(what: string, result: Promise<CliResult>): Promise<void> {
+  const { code, stdout, stderr } = await result;
+  if (code !== 0) throw new Error(`${what} failed (${code}):\n${stdout}\n${stderr}`);
+}
+
+/**
+ * Installs a packed tarball into `<nodesDir>/node_modules/n8n-nodes-svc` the way n8n 2.8's community package installer
+ * does after `npm pack` from the registry: unpack, drop dev/peer/optional dependencies, `npm install` with n8n's flags,
+ * and record the package in `<nodesDir>/package.json`.
+ */
+export async function installTarball(nodesDir: string, tarball: string): Promise<void> {
+  const target = path.join(nodesDir, 'node_modules/n8n-nodes-svc');
+  fs.mkdirSync(target, { recursive: true });
+  await expectSuccess('tar', run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], nodesDir));
+  const manifestPath = path.join(target, 'package.json');
+  const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(fs.readFileSync(manifestPath, 'utf8')); // eslint-disable-line @typescript-eslint/no-unused-vars
+  fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+  const npmArgs = [
+    '--audit=false',
+    '--fund=false',
+    '--bin-links=false',
+    '--install-strategy=shallow',
+    '--ignore-scripts=true',
+    '--package-lock=false',
+  ];
+  await expectSuccess('npm install', run('npm', ['install', ...npmArgs, '--offline'], target));
+  fs.writeFileSync(
+    path.join(nodesDir, 'package.json'),
+    JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-svc': manifest.version } }),
+  );
+}
+
 /** A fresh n8n user folder in a temp dir, with the built package installed as `install` says. */
 export async function createN8nHome(bin: string, install: Install): Promise<N8nHome> {
-  if (!fs.existsSync(path.join(PACKAGE_DIR, 'dist/nodes/Svc/Svc.node.js'))) {
+  if (typeof install === 'string' && !fs.existsSync(path.join(PACKAGE_DIR, 'dist/nodes/Svc/Svc.node.js'))) {
     throw new Error('n8n-nodes-svc/dist is missing: run `npm run build` (npm test does) first');
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
   fs.mkdirSync(path.join(dir, 'tmp'));
   // Where n8n's "Install community node" puts a package: <user folder>/.n8n/nodes/node_modules/<name>.
   if (install === 'community-package') copyPackage(path.join(dir, '.n8n/nodes/node_modules/n8n-nodes-svc'));
+  if (typeof install === 'object') await installTarball(path.join(dir, '.n8n/nodes'), install.tarball);
   const port = await freePort();
   const env = n8nEnvironment(dir, port, await freePort(), install);
   return {
     dir,
     url: `http://127.0.0.1:${port}`,
-    typePrefix: install === 'community-package' ? 'n8n-nodes-svc' : 'CUSTOM',
+    typePrefix: install === 'custom-extensions' ? 'CUSTOM' : 'n8n-nodes-svc',
     cli(args, timeoutMs = 60_000) {
       return new Promise((resolve) => {
         execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
@@ -190,12 +231,17 @@ export function executionOf(result: CliResult): Execution {
 /** The parts of an n8n execution the tests read. */
 export interface Execution {
   status: string;
-  data: { resultData: { runData: Record<string, RunOfNode[]>; error?: { message: string; name: string; httpCode?: string } } };
+  data: {
+    resultData: {
+      runData: Record<string, RunOfNode[]>;
+      error?: { message: string; name: string; httpCode?: string; context?: Record<string, unknown> };
+    };
+  };
 }
 
 /** One run of one node in an execution. */
 export interface RunOfNode {
-  data?: { main: { json: Record<string, unknown> }[][] };
+  data?: { main: { json: Record<string, unknown>; binary?: Record<string, Record<string, unknown>> }[][] };
   error?: { message: string };
 }
 

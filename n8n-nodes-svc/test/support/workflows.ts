@@ -19,10 +19,10 @@ export function svcCredentialExport(baseUrl: string, apiKey: string): unknown[] 
   return [{ ...SVC_CREDENTIAL, type: 'svcApi', data: { baseUrl, apiKey } }];
 }
 
-/** A node of this package (`svc` or `svcTrigger`) using the svc credential; nodes are laid out top to bottom in the order built, which is the order n8n runs sibling branches in. */
+/** A node of this package (`svc`, `svcTrigger` or `svcFeedTrigger`) using the svc credential; nodes are laid out top to bottom in the order built, which is the order n8n runs sibling branches in. */
 export function svcNode(
   typePrefix: string,
-  type: 'svc' | 'svcTrigger',
+  type: 'svc' | 'svcTrigger' | 'svcFeedTrigger',
   name: string,
   row: number,
   parameters: Record<string, unknown>,
@@ -33,11 +33,16 @@ export function svcNode(
     name,
     type: `${typePrefix}.${type}`,
     typeVersion: 1,
-    position: [type === 'svcTrigger' ? 0 : 400, row * 120],
+    position: [type === 'svc' ? 400 : 0, row * 120],
     parameters,
     credentials: { svcApi: SVC_CREDENTIAL },
     ...extra,
   };
+}
+
+/** A resource locator parameter value, as the editor stores one. */
+export function locator(mode: string, value: string): { __rl: true; mode: string; value: string } {
+  return { __rl: true, mode, value };
 }
 
 /** n8n's manual trigger, the start of a workflow run by `n8n execute`. */

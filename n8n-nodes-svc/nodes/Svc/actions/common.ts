@@ -1,19 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { svcApiRequestAllItems } from '../../shared/transport';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { meetingLocator } from '../../shared/locators';
+import { segment, svcApiRequestAllItems } from '../../shared/transport';
+
+/** Output items an operation built itself (with binary data), instead of JSON to be wrapped. */
+export interface BuiltItems {
+  builtItems: INodeExecutionData[];
+}
 
 /** One operation: runs once per input item and returns that item's output. */
-export type SvcOperation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+export type SvcOperation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[] | BuiltItems>;
 
-/** The field naming a meeting by its ID or join code. */
-export const meetingIdField: INodeProperties = {
-  displayName: 'Meeting ID or Code',
-  name: 'meetingId',
-  type: 'string',
-  required: true,
-  default: '',
-  placeholder: 'abc-defg-hij',
-  description: 'The ID (mtg_...) or the join code of the meeting',
-};
+/** The meeting locator every operation on one meeting uses (list, ID, code or join URL). */
+export const meetingIdField: INodeProperties = meetingLocator();
+
+/** The meeting an item names, as a path segment (an ID or a join code). */
+export function meetingSegment(this: IExecuteFunctions, itemIndex: number): string {
+  return segment(String(this.getNodeParameter('meetingId', itemIndex, '', { extractValue: true })));
+}
 
 /** "Return All" and "Limit", the fields of every list operation. */
 export const returnAllOrLimit: INodeProperties[] = [

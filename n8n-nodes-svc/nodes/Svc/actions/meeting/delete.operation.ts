@@ -1,12 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import { segment, svcApiRequest } from '../../../shared/transport';
-import { meetingIdField, type SvcOperation } from '../common';
+import { svcApiRequest } from '../../../shared/transport';
+import { meetingIdField, meetingSegment, type SvcOperation } from '../common';
 
 /** Fields of meeting: delete. */
 export const description = updateDisplayOptions({ show: { resource: ['meeting'], operation: ['delete'] } }, [meetingIdField]);
 
 /** Cancels a scheduled meeting; svc keeps the record, now with status cancelled, and returns it. */
 export const execute: SvcOperation = async function (this, itemIndex) {
-  const meetingId = this.getNodeParameter('meetingId', itemIndex) as string;
-  return await svcApiRequest.call(this, 'DELETE', `/meetings/${segment(meetingId)}`);
+  return await svcApiRequest.call(this, 'DELETE', `/meetings/${meetingSegment.call(this, itemIndex)}`);
 };

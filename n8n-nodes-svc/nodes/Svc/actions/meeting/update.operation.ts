@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { segment, svcApiRequest } from '../../../shared/transport';
-import { meetingIdField, type SvcOperation } from '../common';
+import { svcApiRequest } from '../../../shared/transport';
+import { meetingIdField, meetingSegment, type SvcOperation } from '../common';
 import { meetingBody, meetingFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -37,12 +37,11 @@ export const description = updateDisplayOptions({ show: { resource: ['meeting'],
 
 /** Changes a meeting's fields (settings are merged), or ends a live meeting. */
 export const execute: SvcOperation = async function (this, itemIndex) {
-  const meetingId = this.getNodeParameter('meetingId', itemIndex) as string;
   const updateFields = this.getNodeParameter('updateFields', itemIndex) as IDataObject;
   const body = meetingBody(updateFields);
   if (updateFields.endMeeting === true) body.status = 'ended';
   if (Object.keys(body).length === 0) {
     throw new NodeOperationError(this.getNode(), 'Set at least one field to update', { itemIndex });
   }
-  return await svcApiRequest.call(this, 'PATCH', `/meetings/${segment(meetingId)}`, { body });
+  return await svcApiRequest.call(this, 'PATCH', `/meetings/${meetingSegment.call(this, itemIndex)}`, { body });
 };

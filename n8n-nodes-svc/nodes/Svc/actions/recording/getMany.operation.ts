@@ -1,6 +1,5 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import { segment } from '../../../shared/transport';
-import { listItems, meetingIdField, returnAllOrLimit, type SvcOperation } from '../common';
+import { listItems, meetingIdField, meetingSegment, returnAllOrLimit, type SvcOperation } from '../common';
 
 /** Fields of recording: get many. */
 export const description = updateDisplayOptions({ show: { resource: ['recording'], operation: ['getMany'] } }, [
@@ -10,6 +9,5 @@ export const description = updateDisplayOptions({ show: { resource: ['recording'
 
 /** Lists a meeting's recordings, each with its download URL. */
 export const execute: SvcOperation = async function (this, itemIndex) {
-  const meetingId = this.getNodeParameter('meetingId', itemIndex) as string;
-  return await listItems.call(this, itemIndex, `/meetings/${segment(meetingId)}/recordings`);
+  return await listItems.call(this, itemIndex, `/meetings/${meetingSegment.call(this, itemIndex)}/recordings`);
 };

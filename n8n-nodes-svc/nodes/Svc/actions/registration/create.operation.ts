@@ -1,18 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { webinarLocator, webinarSlugOf, type LocatorValue } from '../../../shared/locators';
 import { segment, svcApiRequest } from '../../../shared/transport';
 import type { SvcOperation } from '../common';
 
 const properties: INodeProperties[] = [
-  {
-    displayName: 'Webinar Slug',
-    name: 'webinarSlug',
-    type: 'string',
-    required: true,
-    default: '',
-    placeholder: 'product-launch',
-    description: 'Slug of the webinar to register for',
-  },
+  webinarLocator({ description: 'The webinar to register for: pick it from the list, or give its slug or join URL' }),
   {
     displayName: 'Email',
     name: 'email',
@@ -37,7 +30,7 @@ export const description = updateDisplayOptions({ show: { resource: ['registrati
 
 /** Registers a participant for a webinar and returns the registration with its personal join URL. */
 export const execute: SvcOperation = async function (this, itemIndex) {
-  const slug = this.getNodeParameter('webinarSlug', itemIndex) as string;
+  const slug = await webinarSlugOf.call(this, this.getNodeParameter('webinarSlug', itemIndex) as LocatorValue);
   const email = this.getNodeParameter('email', itemIndex) as string;
   const name = this.getNodeParameter('name', itemIndex) as string;
   return await svcApiRequest.call(this, 'POST', `/webinars/${segment(slug)}/registrations`, { body: { email, name } });

@@ -1,12 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import { segment, svcApiRequest } from '../../../shared/transport';
-import { meetingIdField, type SvcOperation } from '../common';
+import { svcApiRequest } from '../../../shared/transport';
+import { meetingIdField, meetingSegment, type SvcOperation } from '../common';
 
 /** Fields of transcript: get. */
 export const description = updateDisplayOptions({ show: { resource: ['transcript'], operation: ['get'] } }, [meetingIdField]);
 
 /** Reads a meeting's transcript: language, status, full text and timed segments. */
 export const execute: SvcOperation = async function (this, itemIndex) {
-  const meetingId = this.getNodeParameter('meetingId', itemIndex) as string;
-  return await svcApiRequest.call(this, 'GET', `/meetings/${segment(meetingId)}/transcript`);
+  return await svcApiRequest.call(this, 'GET', `/meetings/${meetingSegment.call(this, itemIndex)}/transcript`);
 };
