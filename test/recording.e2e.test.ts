@@ -1,4 +1,4 @@
-import { startReceiver, type TestReceiver } from '@svc/service/testing';
+import { bestPassWordErrorRate, MEETING_SCRIPT, speechRecording, startReceiver, type TestReceiver } from '@svc/service/testing';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,15 +19,14 @@ import {
 } from './support/browser';
 import { call, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
-/** The scripted meeting: a decision and an action item with its owner and due date. */
-export const RECORDING_SCRIPT =
-  'Good morning everyone. We decided to ship the beta on Monday. ' +
-  'Alice will write the release notes by Friday. Bob will test the installer on Linux.';
+/** The scripted meeting: a greeting, a decision, and an action item with its owner (the host) and due date. */
+const SCRIPT = [MEETING_SCRIPT[0]!, MEETING_SCRIPT[3]!, MEETING_SCRIPT[4]!];
+const EVENTS = ['recording.ready', 'transcript.ready', 'summary.ready'];
 
-/** Where the recorded webm is kept for the transcription tests (test/artifacts is not committed). */
-export const RECORDED_WEBM = path.join(ARTIFACTS_DIR, 'recording-e2e.webm');
+/** Where the recorded webm is kept to look at (test/artifacts is not committed). */
+const RECORDED_WEBM = path.join(ARTIFACTS_DIR, 'recording-e2e.webm');
 
 function seconds(file: string): number {
   return Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { encoding: 'utf8' }));
@@ -38,7 +37,7 @@ function streamsOf(file: string): string[] {
   return out.split('\n').filter(Boolean);
 }
 
-describe('recording a meeting spoken by flite in Chromium', () => {
+describe('a meeting spoken by flite in Chromium: recorded, transcribed, summarized and searchable', () => {
   let dataDir: string;
   let workDir: string;
   let key: string;
@@ -50,11 +49,11 @@ describe('recording a meeting spoken by flite in Chromium', () => {
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-recording-'));
-    const raw = path.join(workDir, 'speech-raw.wav');
+    const spoken = path.join(workDir, 'speech.webm');
     speech = path.join(workDir, 'speech.wav');
-    execFileSync('flite', ['-voice', 'rms', '-t', RECORDING_SCRIPT, '-o', raw]);
-    // Chromium's fake capture plays the file at 48 kHz best.
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', raw, '-ar', '48000', '-ac', '1', speech]);
+    speechRecording(SCRIPT, spoken);
+    // Chromium's fake capture takes a wav file, and plays it at 48 kHz best.
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', spoken, '-ar', '48000', '-ac', '1', speech]);
     dataDir = tempDataDir();
     key = unlimitedKey(dataDir);
     [svc, browser, receiver] = await Promise.all([
@@ -64,7 +63,7 @@ describe('recording a meeting spoken by flite in Chromium', () => {
     ]);
     const endpoint = await call(svc.url, 'POST', '/api/v1/public/webhook-endpoints', key, {
       url: receiver.url,
-      events: ['recording.ready'],
+      events: EVENTS,
     });
     expect(endpoint.status).toBe(201);
   }, 90_000);
@@ -78,10 +77,10 @@ describe('recording a meeting spoken by flite in Chromium', () => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('the host records from the toolbar; the webm downloads by its signed URL with ranges, lasts as long as recorded and is not silent', async () => {
+  it('the host records from the toolbar; the webm downloads by its signed URL with ranges and lasts as long as recorded; its transcript, summary, search hits and events follow', async () => {
     const speechSeconds = seconds(speech);
-    const meeting = await createMeeting(svc.url, key, { title: 'Beta planning' });
-    host = await openPage(browser, await hostLink(svc.url, key, meeting.id, 'Hana Host'));
+    const meeting = await createMeeting(svc.url, key, { title: 'Weekly planning' });
+    host = await openPage(browser, await hostLink(svc.url, key, meeting.id, 'Robert Brown'));
     const page = host.page;
     expect(await joinRoom(page)).toBe('room');
     const record = page.getByTestId('toggle-recording');
@@ -107,11 +106,11 @@ describe('recording a meeting spoken by flite in Chromium', () => {
       100,
     );
     await saveScreenshot(host.page, 'room-recording');
-    // The fake microphone loops the script: record it once through, and a little more.
+    // The fake microphone loops the script from when it opened: recording two lengths of it holds one whole pass.
     await pollUntil(
       () => 'the whole script to be spoken',
-      () => Date.now() - started > (speechSeconds + 1) * 1000,
-      (speechSeconds + 5) * 1000,
+      () => Date.now() - started > (2 * speechSeconds + 1) * 1000,
+      (2 * speechSeconds + 5) * 1000,
       200,
     );
     await record.click();
@@ -122,12 +121,13 @@ describe('recording a meeting spoken by flite in Chromium', () => {
       const ready = receiver.requests.filter((r) => JSON.parse(r.rawBody.toString()).type === 'recording.ready');
       expect(ready).toHaveLength(1);
     }, 20_000);
+    expect(receiver.requests).toHaveLength(1);
     const list = await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/recordings`, key);
     expect(list.body.data).toHaveLength(1);
     const recording = list.body.data[0];
     expect(recording).toMatchObject({ kind: 'video', status: 'ready', content_type: 'video/webm' });
     const recordedFor = (stopped - started) / 1000;
-    expect(recording.duration_seconds).toBeGreaterThan(speechSeconds);
+    expect(recording.duration_seconds).toBeGreaterThan(2 * speechSeconds);
     expect(recording.duration_seconds).toBeGreaterThan(recordedFor - 3);
     expect(recording.duration_seconds).toBeLessThan(recordedFor + 1);
 
@@ -158,6 +158,52 @@ describe('recording a meeting spoken by flite in Chromium', () => {
     const detect = spawnSync('ffmpeg', ['-i', mono, '-af', 'volumedetect', '-f', 'null', '-'], { encoding: 'utf8' });
     const mean = Number(/mean_volume: (-?[\d.]+) dB/.exec(detect.stderr)?.[1]);
     expect(mean).toBeGreaterThan(-60);
-    expect(seconds(mono)).toBeGreaterThan(speechSeconds);
+    expect(seconds(mono)).toBeGreaterThan(2 * speechSeconds);
+
+    // Transcribed by pocketsphinx in the service's job queue.
+    expect((await call(svc.url, 'POST', `/api/v1/public/meetings/${meeting.id}/transcript`, key)).status).toBe(202);
+    const get = (p: string) => call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}${p}`, key);
+    await pollUntil(
+      () => 'the transcript',
+      async () => (await get('/transcript')).status === 200,
+      180_000,
+      500,
+    );
+    const transcript = (await get('/transcript')).body;
+    const wer = bestPassWordErrorRate(SCRIPT.join(' '), transcript.text);
+    process.stdout.write(
+      `recording e2e: WER ${wer.toFixed(3)} of the best pass, ${transcript.segments.length} segments: ${transcript.text}\n`,
+    );
+    expect(wer).toBeLessThanOrEqual(0.25);
+
+    await pollUntil(
+      () => 'the summary',
+      async () => (await get('/summary')).status === 200,
+      60_000,
+      500,
+    );
+    const summary = (await get('/summary')).body;
+    expect(summary.decisions.map((d: { text: string }) => d.text)).toContainEqual(
+      expect.stringMatching(/we decided to launch the billing service on friday/i),
+    );
+    const item = summary.action_items.find((a: { owner: string | null }) => a.owner === 'Robert Brown');
+    expect(item).toMatchObject({ text: expect.stringMatching(/update the customer documentation/i), due: expect.any(String) });
+
+    const hits = (await call(svc.url, 'GET', `/api/v1/public/search?q=${encodeURIComponent('customer documentation')}`, key)).body.data;
+    expect(hits[0]).toMatchObject({
+      meeting: { id: meeting.id },
+      source: 'transcript',
+      snippet: expect.stringContaining('[customer] [documentation]'),
+    });
+    expect(transcript.segments[hits[0].segment_index].text).toMatch(/customer documentation/);
+
+    const types = () => receiver.requests.map((r) => JSON.parse(r.rawBody.toString()) as { type: string }).map((e) => e.type);
+    await pollUntil(
+      () => 'the three events',
+      () => types().length >= 3,
+      30_000,
+      200,
+    );
+    expect(types()).toEqual(EVENTS);
   });
 });

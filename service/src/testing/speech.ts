@@ -86,3 +86,22 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   }
   return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
 }
+
+/**
+ * The word error rate of `reference` against the best-matching stretch of `hypothesis`: words the hypothesis has
+ * before and after that stretch cost nothing. For a recording that began and ended at arbitrary points of a script
+ * spoken in a loop, it measures how well one whole pass of the script was transcribed.
+ */
+export function bestPassWordErrorRate(reference: string, hypothesis: string): number {
+  const ref = normalizedWords(reference);
+  const hyp = normalizedWords(hypothesis);
+  let previous = Array.from({ length: hyp.length + 1 }, () => 0);
+  for (let i = 1; i <= ref.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= hyp.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return ref.length === 0 ? 0 : Math.min(...previous) / ref.length;
+}
