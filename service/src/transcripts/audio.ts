@@ -43,7 +43,10 @@ export async function prepareTracks(recordingPath: string, workDir: string): Pro
   const tracks: SpeechTrack[] = [];
   for (const [n, stream] of streams.entries()) {
     const wavPath = path.join(workDir, `track-${n}.wav`);
-    const args = ['-nostdin', '-v', 'error', '-y', '-i', recordingPath, '-map', `0:${stream.index}`, '-ac', '1', '-ar', '16000'];
+    // Browsers stop sending audio in silences (Opus DTX): fill those gaps, and a late track's start, with silence, so that
+    // transcript times stay times into the recording.
+    const resample = ['-af', 'aresample=async=1:first_pts=0', '-ac', '1', '-ar', '16000'];
+    const args = ['-nostdin', '-v', 'error', '-y', '-i', recordingPath, '-map', `0:${stream.index}`, ...resample];
     try {
       await runProgram('ffmpeg', [...args, '-c:a', 'pcm_s16le', wavPath]);
     } catch (err) {
