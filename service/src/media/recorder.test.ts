@@ -151,11 +151,19 @@ describe('recording a room', () => {
     const { recordingId } = await host.ok('startRecording', {});
     const stopped = await host.call('stopRecording', {});
     expect(stopped).toMatchObject({ ok: false, error: { message: expect.stringContaining('Nothing was recorded') } });
-    expect((await recordingsOf(m.id))[0]).toMatchObject({ id: recordingId, status: 'failed' });
+    expect((await recordingsOf(m.id))[0]).toMatchObject({
+      id: recordingId,
+      status: 'failed',
+      failure_reason: expect.stringContaining('Nothing was recorded'),
+      download_url: null,
+    });
 
     const leftover = t.services.recordings.start(m.id, 'video');
     expect(t.services.recordings.failLeftovers()).toContain(leftover.id);
-    expect((await recordingsOf(m.id)).find((r) => r.id === leftover.id)).toMatchObject({ status: 'failed' });
+    expect((await recordingsOf(m.id)).find((r) => r.id === leftover.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'the service stopped while it was recording',
+    });
     host.close();
   }, 30_000);
 

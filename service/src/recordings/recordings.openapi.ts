@@ -81,6 +81,7 @@ export const recordingsOpenApi: OpenApiFragment = {
         },
         created_at: { type: 'string', format: 'date-time' },
         ready_at: { type: ['string', 'null'], format: 'date-time' },
+        failure_reason: { type: ['string', 'null'], description: 'Why the recording failed (status failed); null otherwise.' },
       },
     },
   },

@@ -12,6 +12,8 @@ export interface RecordingRow {
   size_bytes: number | null;
   created_at: string;
   ready_at: string | null;
+  /** Why a failed recording failed; null otherwise. */
+  failure_reason: string | null;
 }
 
 /** SQL access to the recordings table. */
@@ -24,16 +26,16 @@ export class RecordingsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
-      file_name, content_type, size_bytes, created_at, ready_at)
+      file_name, content_type, size_bytes, created_at, ready_at, failure_reason)
       VALUES (@id, @meeting_id, @kind, @status, @duration_seconds, @file_name, @content_type, @size_bytes,
-      @created_at, @ready_at)`);
+      @created_at, @ready_at, @failure_reason)`);
     this.listStmt = db.prepare<[string, string, number], RecordingRow>(
       'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );
     this.byId = db.prepare<[string], RecordingRow>('SELECT * FROM recordings WHERE id = ?');
     this.updateStmt = db.prepare(`UPDATE recordings SET status = @status, duration_seconds = @duration_seconds,
-      file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at
-      WHERE id = @id`);
+      file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at,
+      failure_reason = @failure_reason WHERE id = @id`);
     this.processingStmt = db.prepare<[], RecordingRow>("SELECT * FROM recordings WHERE status = 'processing' ORDER BY id");
   }
 

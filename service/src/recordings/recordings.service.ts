@@ -23,7 +23,12 @@ export interface Recording {
   download_url: string | null;
   created_at: string;
   ready_at: string | null;
+  /** Why a failed recording failed (null unless `status` is failed). */
+  failure_reason: string | null;
 }
+
+/** Longest failure reason kept: a program's error output can be long. */
+const MAX_FAILURE_REASON = 500;
 
 /** Where a recording's file is and how to serve it. */
 export interface RecordingFile {
@@ -97,6 +102,7 @@ export class RecordingsService {
       size_bytes: null,
       created_at: isoAt(this.clock.now()),
       ready_at: null,
+      failure_reason: null,
     };
     this.repo.insert(row);
     return row;
@@ -128,11 +134,11 @@ export class RecordingsService {
     });
   }
 
-  /** Marks a processing recording failed (its file could not be made); `reason` goes to the log. Returns false if it was no longer processing. */
+  /** Marks a processing recording failed (its file could not be made), keeping `reason`. Returns false if it was no longer processing. */
   markFailed(recordingId: string, reason: string): boolean {
     const row = this.repo.findById(recordingId);
     if (!row || row.status !== 'processing') return false;
-    this.repo.update({ ...row, status: 'failed' });
+    this.repo.update({ ...row, status: 'failed', failure_reason: reason.slice(0, MAX_FAILURE_REASON) });
     this.logger?.warn('recording failed', { recording_id: recordingId, meeting_id: row.meeting_id, reason });
     return true;
   }
@@ -183,6 +189,7 @@ export class RecordingsService {
       download_url: row.status === 'ready' ? this.downloadUrl(row.id) : null,
       created_at: row.created_at,
       ready_at: row.ready_at,
+      failure_reason: row.failure_reason,
     };
   }
 }

@@ -33,6 +33,7 @@ describe('recordings API', () => {
         ),
         created_at: ready.created_at,
         ready_at: ready.ready_at,
+        failure_reason: null,
       },
     ]);
     const file = await get(`/recordings/${ready.id}/download`);

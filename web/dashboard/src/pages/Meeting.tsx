@@ -19,6 +19,7 @@ interface Recording {
   duration_seconds: number | null;
   size_bytes: number | null;
   created_at: string;
+  failure_reason: string | null;
 }
 
 interface Registration {
@@ -295,6 +296,7 @@ function Recordings({ meetingId }: { meetingId: string }) {
                 </span>
                 <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
               </div>
+              {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
               {r.status === 'ready' && (
                 <>
                   {r.kind === 'video' ? (
