@@ -45,7 +45,7 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
 
   it('adds Slack, sends a test message, and shows a delivery of a real event', async () => {
     await page.getByRole('link', { name: 'Integrations' }).click();
-    await page.getByRole('button', { name: 'Add Slack' }).click();
+    await page.getByRole('button', { name: 'Add Slack (bot token)' }).click();
     const form = page.getByRole('form', { name: 'New Slack integration' });
     await form.getByLabel('Bot token').fill(TOKEN);
     await form.getByLabel('Channel ID').fill('C0123ABC');
@@ -79,7 +79,7 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
   });
 
   it('reports a failing test message with Slack’s error', async () => {
-    await page.getByRole('button', { name: 'Add Slack' }).click();
+    await page.getByRole('button', { name: 'Add Slack (bot token)' }).click();
     const form = page.getByRole('form', { name: 'New Slack integration' });
     await form.getByLabel('Bot token').fill('xoxb-revoked-token-000');
     await form.getByLabel('Channel ID').fill('C9999');

@@ -43,7 +43,7 @@ export function Integrations({ session }: { session: Session }) {
             </Button>
           )}
           <Button variant="primary" onClick={() => setAdding('slack')}>
-            Add Slack
+            Add Slack (bot token)
           </Button>
           <Button variant="primary" onClick={() => setAdding('teams')}>
             Add Teams
@@ -212,7 +212,7 @@ function AddIntegration({ kind, session, onDone }: { kind: 'slack' | 'teams'; se
   const [events, setEvents] = useState<string[]>(['meeting.started', 'recording.ready']);
   const add = useAction();
   return (
-    <Section title={kind === 'slack' ? 'Add Slack' : 'Add Microsoft Teams'}>
+    <Section title={kind === 'slack' ? 'Add Slack with a bot token' : 'Add Microsoft Teams'}>
       <form
         className="form"
         aria-label={kind === 'slack' ? 'New Slack integration' : 'New Teams integration'}
