@@ -72,4 +72,30 @@ describe('JobWorker', () => {
     await worker.runOnce();
     expect(seen).toContainEqual({ n: 4 });
   });
+
+  it('interrupts a running job when it stops, without counting an attempt, and runs it again at the next start', async () => {
+    const started: string[] = [];
+    const slow: JobHandler = {
+      kind: 'test.slow',
+      run: (_payload, { id, signal }) =>
+        new Promise<void>((resolve, reject) => {
+          started.push(id);
+          if (started.length > 1) return resolve();
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    };
+    const stoppable = createJobWorker(services, [slow], logger);
+    const id = services.jobs.enqueue('test.slow', {});
+    stoppable.start();
+    for (let i = 0; i < 1_000 && started.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([id]);
+    await stoppable.stop();
+    expect(job(id)).toMatchObject({ status: 'running', attempt_count: 0, last_error: null });
+
+    stoppable.start();
+    for (let i = 0; i < 1_000 && job(id).status !== 'succeeded'; i++) await new Promise((resolve) => setImmediate(resolve));
+    await stoppable.stop();
+    expect(started).toEqual([id, id]);
+    expect(job(id)).toMatchObject({ status: 'succeeded', attempt_count: 1, last_error: null });
+  });
 });

@@ -16,8 +16,11 @@ export class PermanentJobError extends Error {}
 /** One kind of background work (transcribe, summarize, ...): what to do with a job's payload. */
 export interface JobHandler<Payload = unknown> {
   readonly kind: string;
-  /** Does the work; throwing fails this attempt, which is retried with back-off. */
-  run(payload: Payload, job: { id: string; attempt: number }): Promise<void>;
+  /**
+   * Does the work; throwing fails this attempt, which is retried with back-off. `signal` aborts when the worker
+   * stops: a handler passes it to the programs and requests it waits for, and the job runs again at the next start.
+   */
+  run(payload: Payload, job: { id: string; attempt: number; signal: AbortSignal }): Promise<void>;
 }
 
 /** Queues jobs; call `enqueue` inside a domain transaction so the job commits or rolls back with the change. */
@@ -97,6 +100,7 @@ export class JobWorker {
   private readonly loop: ClaimLoop<JobRow>;
   private readonly handlers: Map<string, JobHandler>;
   private leasesCheckedAt = -Infinity;
+  private stopping = new AbortController();
 
   constructor(private readonly deps: JobWorkerDeps) {
     this.handlers = new Map(deps.handlers.map((h) => [h.kind, h]));
@@ -112,11 +116,13 @@ export class JobWorker {
   /** Makes jobs a crash interrupted due again, then runs jobs until `stop`. */
   start(): void {
     this.deps.jobs.releaseAll(this.deps.clock.now());
+    this.stopping = new AbortController();
     this.loop.start();
   }
 
-  /** Stops claiming and waits for running jobs. */
+  /** Stops claiming, interrupts running jobs (they stay claimed until the next start makes them due again) and waits for them. */
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.loop.stop();
   }
 
@@ -145,10 +151,15 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     let error: string | null = null;
     let permanent = false;
+    const signal = this.stopping.signal;
     try {
       if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
-      await handler.run(JSON.parse(job.payload), { id: job.id, attempt });
+      await handler.run(JSON.parse(job.payload), { id: job.id, attempt, signal });
     } catch (err) {
+      if (signal.aborted) {
+        this.deps.logger.info('job interrupted by the stop; it runs again at the next start', { job_id: job.id, kind: job.kind });
+        return;
+      }
       error = (err as Error).message || String(err);
       permanent = err instanceof PermanentJobError;
     }

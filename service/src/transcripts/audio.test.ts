@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentRecording, speechRecording } from '../testing/speech';
-import { prepareTracks } from './audio';
+import { prepareTracks, runProgram } from './audio';
 
 describe('prepareTracks', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tracks-'));
@@ -29,5 +29,21 @@ describe('prepareTracks', () => {
     const mixed = path.join(dir, 'mixed.webm');
     speechRecording(['Hello everyone.'], mixed);
     expect((await prepareTracks(mixed, fs.mkdtempSync(path.join(dir, 'work-')))).map((t) => t.speaker)).toEqual([null]);
+  });
+});
+
+describe('runProgram', () => {
+  it('kills the program when its signal aborts (a stopping service leaves no pocketsphinx behind)', async () => {
+    const seconds = `600.${process.pid}`;
+    const marker = `sleep ${seconds}`;
+    const stop = new AbortController();
+    const running = runProgram('sleep', [seconds], stop.signal);
+    const alive = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes(marker);
+    for (let i = 0; i < 200 && !alive(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(alive()).toBe(true);
+    stop.abort();
+    await expect(running).rejects.toThrow();
+    for (let i = 0; i < 200 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(alive()).toBe(false);
   });
 });

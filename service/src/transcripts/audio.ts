@@ -12,9 +12,9 @@ interface ProcessOutput {
 }
 
 /** Runs a program to completion; rejects with the tail of its stderr (or a hint to install it) when it fails. */
-export function runProgram(program: string, args: string[]): Promise<ProcessOutput> {
+export function runProgram(program: string, args: string[], signal?: AbortSignal): Promise<ProcessOutput> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(program, args, { maxBuffer: 256 * 1024 * 1024, signal }, (err, stdout, stderr) => {
       if (!err) return resolve({ stdout: String(stdout), stderr: String(stderr) });
       const tail = String(stderr).trim().split('\n').slice(-2).join(' ').slice(0, 400);
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -38,7 +38,7 @@ interface AudioStream {
  * audio tracks (one per participant) keeps each track's `title` tag as its speaker; a single (mixed) track has
  * no speaker. Throws UnusableRecordingError for a file ffmpeg cannot read, one without audio, or pure silence.
  */
-export async function prepareTracks(recordingPath: string, workDir: string): Promise<SpeechTrack[]> {
+export async function prepareTracks(recordingPath: string, workDir: string, signal?: AbortSignal): Promise<SpeechTrack[]> {
   const streams = await audioStreams(recordingPath);
   const tracks: SpeechTrack[] = [];
   for (const [n, stream] of streams.entries()) {
@@ -48,8 +48,9 @@ export async function prepareTracks(recordingPath: string, workDir: string): Pro
     const resample = ['-af', 'aresample=async=1:first_pts=0', '-ac', '1', '-ar', '16000'];
     const args = ['-nostdin', '-v', 'error', '-y', '-i', recordingPath, '-map', `0:${stream.index}`, ...resample];
     try {
-      await runProgram('ffmpeg', [...args, '-c:a', 'pcm_s16le', wavPath]);
+      await runProgram('ffmpeg', [...args, '-c:a', 'pcm_s16le', wavPath], signal);
     } catch (err) {
+      if (signal?.aborted) throw err;
       throw new UnusableRecordingError(`the recording cannot be decoded (corrupt or truncated): ${(err as Error).message}`);
     }
     if ((await peakLevel(wavPath)) < SILENCE_DB) continue;

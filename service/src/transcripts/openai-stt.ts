@@ -20,7 +20,7 @@ export class OpenAiSpeechToText implements SpeechToText {
   constructor(private readonly settings: SttSettings) {}
 
   /** Sends the track's wav file to the endpoint; throws when it fails or answers without segments. */
-  async transcribe(track: SpeechTrack): Promise<TranscriptSegment[]> {
+  async transcribe(track: SpeechTrack, signal?: AbortSignal): Promise<TranscriptSegment[]> {
     const form = new FormData();
     form.append('file', new Blob([await fs.readFile(track.wavPath)], { type: 'audio/wav' }), path.basename(track.wavPath));
     form.append('model', this.settings.model);
@@ -32,7 +32,9 @@ export class OpenAiSpeechToText implements SpeechToText {
       method: 'POST',
       headers,
       body: form,
-      signal: AbortSignal.timeout(this.settings.timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(this.settings.timeoutMs)])
+        : AbortSignal.timeout(this.settings.timeoutMs),
     }).catch((err: unknown) => {
       throw new Error(`the speech-to-text endpoint could not be reached: ${(err as Error).message}`);
     });

@@ -54,10 +54,10 @@ export class PocketsphinxSpeechToText implements SpeechToText {
   constructor(private readonly modelDir = POCKETSPHINX_MODEL_DIR) {}
 
   /** Runs pocketsphinx_continuous on the track and parses its word timings. */
-  async transcribe(track: SpeechTrack): Promise<TranscriptSegment[]> {
+  async transcribe(track: SpeechTrack, signal?: AbortSignal): Promise<TranscriptSegment[]> {
     const m = this.modelDir;
     const args = ['-infile', track.wavPath, '-hmm', `${m}/en-us`, '-lm', `${m}/en-us.lm.bin`, '-dict', `${m}/cmudict-en-us.dict`];
-    const { stdout } = await runProgram('pocketsphinx_continuous', [...args, '-time', 'yes', '-logfn', '/dev/null']);
+    const { stdout } = await runProgram('pocketsphinx_continuous', [...args, '-time', 'yes', '-logfn', '/dev/null'], signal);
     return parsePocketsphinxOutput(stdout, track.speaker);
   }
 }

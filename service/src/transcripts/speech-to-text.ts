@@ -11,8 +11,8 @@ export interface SpeechTrack {
 export interface SpeechToText {
   /** A short name for logs and the README ("pocketsphinx", "openai"). */
   readonly name: string;
-  /** The segments heard in the track, in order; an empty list when nothing was recognized. */
-  transcribe(track: SpeechTrack): Promise<TranscriptSegment[]>;
+  /** The segments heard in the track, in order; an empty list when nothing was recognized. `signal` abandons the work. */
+  transcribe(track: SpeechTrack, signal?: AbortSignal): Promise<TranscriptSegment[]>;
 }
 
 /** A failure no retry can fix (a corrupt file, a recording without speech): the job fails at once with this reason. */

@@ -44,14 +44,14 @@ export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
   constructor(private readonly deps: TranscribeJobDeps) {}
 
   /** Transcribes the recording named in the payload. */
-  async run(payload: TranscribeJobPayload, job: { id: string }): Promise<void> {
+  async run(payload: TranscribeJobPayload, job: { id: string; signal: AbortSignal }): Promise<void> {
     const file = this.deps.recordings.readyFile(payload.recording_id);
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-transcribe-'));
     try {
       const started = Date.now();
-      const tracks = await prepareTracks(file.path, workDir);
+      const tracks = await prepareTracks(file.path, workDir, job.signal);
       const segments: TranscriptSegment[] = [];
-      for (const track of tracks) segments.push(...(await this.deps.engine.transcribe(track)));
+      for (const track of tracks) segments.push(...(await this.deps.engine.transcribe(track, job.signal)));
       if (segments.length === 0) throw new UnusableRecordingError('no speech was recognized in the recording');
       segments.sort((a, b) => a.start - b.start);
       this.deps.transaction(() => {
