@@ -22,6 +22,7 @@ import { AppError } from '../shared/errors';
 import { Compiler } from './graphql.compile';
 import { buildModel, type GraphModel } from './graphql.model';
 import { buildSchema } from './graphql.schema';
+import { shapeQuery } from './graphql.shape';
 
 /** A GraphQL request body. */
 export interface GraphqlRequest {
@@ -181,6 +182,9 @@ export class GraphqlEngine {
           const { rows } = await client.query(`select ${select}`, compiler.params);
           exprs.forEach(([key], i) => (root[key] = rows[0]![`f${i}`]));
         }
+        // Plain queries are shaped here; graphql-js `execute` takes over for mutations and whenever the fast path gives up.
+        const shaped = shapeQuery(schema, operation, fragments, coerced.coerced, root);
+        if (shaped) return { data: shaped };
         const result = await execute({
           schema,
           document: doc,

@@ -12,6 +12,9 @@ function jwt(claims: Record<string, unknown>, secret = SECRET, header: Record<st
   return `${body}.${crypto.createHmac('sha256', secret).update(body).digest('base64url')}`;
 }
 
+/** Claims that an SQL literal must carry verbatim: quotes, backslashes, SQL, JSON escapes, non-ASCII. */
+const LABELS = [`it's`, `\\'; select pg_sleep(5); --`, `a\\b\\\\c\\n`, `"}; reset role; --`, `$1 $$ $f$`, `ünï \u2028 😀`];
+
 const SCHEMA = `
 create table todo(id serial primary key, owner_id uuid default auth.uid(), title text not null);
 alter table todo enable row level security;
@@ -21,7 +24,12 @@ create policy public_rows on todo for select to anon using (owner_id is null);
 insert into todo(owner_id, title) values ('${U1}', 'u1 a'), ('${U1}', 'u1 b'), ('${U2}', 'u2 a'), (null, 'public');
 create table staff_notes(id serial primary key, body text);
 revoke all on staff_notes from anon;
-insert into staff_notes(body) values ('n');`;
+insert into staff_notes(body) values ('n');
+create table labelled(id serial primary key, label text not null);
+alter table labelled enable row level security;
+create policy by_claims on labelled for select to authenticated
+  using (label = auth.jwt() ->> 'label' and label = current_setting('request.jwt.claim.sub', true));
+insert into labelled(label) values ${LABELS.map((l) => `($v$${l}$v$)`).join(', ')};`;
 
 describe.each(PROJECT_DRIVERS)('project GraphQL over HTTP on %s', (kind) => {
   let pgServer: PostgresServer | undefined;
@@ -83,6 +91,18 @@ describe.each(PROJECT_DRIVERS)('project GraphQL over HTTP on %s', (kind) => {
       await server.project.sql(`delete from todo where title = 'mine'`);
     });
 
+    it('claims reach the policies verbatim, whatever quotes, backslashes or SQL they carry', async () => {
+      for (const label of LABELS) {
+        const token = jwt({ sub: label, label, role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 600 });
+        const r = await post(
+          { query: `{ labelledCollection { edges { node { label } } } }` },
+          { apikey: keys.anon, authorization: `Bearer ${token}` },
+        );
+        expect(r.body).toEqual({ data: { labelledCollection: { edges: [{ node: { label } }] } } });
+      }
+      expect(await titles({ apikey: keys.anon })).toEqual(['public']);
+    });
+
     it('a role without privileges on a table does not see it in the schema', async () => {
       const q = { query: `{ staff_notesCollection { edges { node { body } } } }` };
       const anon = await post(q);
@@ -115,6 +135,16 @@ describe.each(PROJECT_DRIVERS)('project GraphQL over HTTP on %s', (kind) => {
       const r = await post({ query: '{ __typename }' }, headers() as Record<string, string>);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ errors: [{ message: expect.any(String) }] });
+    });
+
+    it('checks expiry on every request, also for a token whose signature it remembers', () => {
+      const exp = Math.floor(Date.now() / 1000) + 60;
+      const token = jwt({ sub: U1, role: 'authenticated', exp });
+      expect(server.project.authenticate(keys.anon, `Bearer ${token}`, (exp - 1) * 1000).sub).toBe(U1);
+      expect(() => server.project.authenticate(keys.anon, `Bearer ${token}`, exp * 1000)).toThrow('The key has expired');
+      const [head, body, sig] = token.split('.') as [string, string, string];
+      const forged = `${head}.${body}.${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`;
+      expect(() => server.project.authenticate(keys.anon, `Bearer ${forged}`, (exp - 1) * 1000)).toThrow(/signature/);
     });
 
     it('accepts GET for queries, refuses mutations over GET, and answers CORS preflights', async () => {

@@ -13,12 +13,14 @@ export async function openPgDriver(url: string, max = 10): Promise<ProjectDriver
   probe.release();
   return {
     kind: 'postgres',
-    async transaction(fn) {
+    async transaction(fn, setup) {
       const client = await pool.connect();
       let broken = false;
       try {
-        await client.query('begin');
-        const value = await fn({ query: async (sql, params) => resultOf(await client.query(sql, params as unknown[])) });
+        // One simple-protocol message: `begin` and the setup script share a round trip.
+        const begun = (await client.query(setup ? `begin; ${setup}` : 'begin')) as unknown as pg.QueryResult | pg.QueryResult[];
+        const setupResult = setup && Array.isArray(begun) ? resultOf(begun[begun.length - 1]!) : undefined;
+        const value = await fn({ query: async (sql, params) => resultOf(await client.query(sql, params as unknown[])) }, setupResult);
         await client.query('commit');
         return value;
       } catch (err) {

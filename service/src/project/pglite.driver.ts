@@ -19,6 +19,7 @@ parentPort.on('message', async ({ id, op, sql, params }) => {
     await ready;
     let result;
     if (op === 'begin-query') await db.exec('begin');
+    if (op === 'begin-exec') { const all = (await db.exec('begin; ' + sql)).map(plain); result = all[all.length - 1]; }
     if (op === 'query' || op === 'begin-query') result = plain(await db.query(sql, params));
     else if (op === 'commit' || op === 'rollback') result = (await db.exec(op)).map(plain);
     else if (op === 'exec') result = (await db.exec(sql)).map(plain);
@@ -109,10 +110,11 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
   }
   return {
     kind: 'pglite',
-    transaction<T>(fn: (c: SqlClient) => Promise<T>): Promise<T> {
+    transaction<T>(fn: (c: SqlClient, setup: SqlResult | undefined) => Promise<T>, setup?: string): Promise<T> {
       return serialized(async () => {
-        // `begin` travels with the first statement: one message to the worker fewer per transaction.
+        // `begin` travels with the setup script, or else with the first statement: one message to the worker fewer.
         let begun = false;
+        let setupResult: SqlResult | undefined;
         const client: SqlClient = {
           query: (sql, params) => {
             const op = begun ? 'query' : 'begin-query';
@@ -121,7 +123,11 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
           },
         };
         try {
-          const value = await fn(client);
+          if (setup) {
+            begun = true;
+            setupResult = await call<SqlResult>('begin-exec', setup);
+          }
+          const value = await fn(client, setupResult);
           if (begun) await call('commit');
           return value;
         } catch (err) {

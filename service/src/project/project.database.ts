@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../shared/errors';
-import { openProjectDriver, type ProjectDriver, type SqlClient, type SqlResult } from './project.driver';
-import { loadJwtSecret, projectKeys, signJwt, verifyJwt, type JwtClaims } from './project.keys';
+import { openProjectDriver, quoteLiteral, type ProjectDriver, type SqlClient, type SqlResult } from './project.driver';
+import { checkJwtTimes, loadJwtSecret, projectKeys, signJwt, verifyJwt, type JwtClaims } from './project.keys';
 import { reflect, type Reflection } from './project.reflection';
 import { PROJECT_SETUP_SQL } from './project.setup';
 
@@ -21,6 +21,10 @@ export interface RequestScope {
   reflection: Reflection;
 }
 
+/** How long a token's verified signature and claims are remembered, and how many tokens. */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 1_000;
+
 /**
  * The project database: a driver opened on first use, Supabase's roles and helpers ensured, the JWT
  * secret and keys, and transactions run as a JWT's role with `request.jwt.claims` set.
@@ -29,6 +33,8 @@ export class ProjectDatabase {
   private opening: Promise<ProjectDriver> | undefined;
   private cached: Reflection | undefined;
   private readonly secret: string;
+  /** Tokens whose signature was verified lately, with their (frozen) claims; expiry is still checked on every use. */
+  private readonly verified = new Map<string, { claims: JwtClaims; untilMs: number }>();
 
   constructor(private readonly settings: ProjectSettings) {
     this.secret = loadJwtSecret(settings.dataDir, settings.jwtSecret);
@@ -80,11 +86,25 @@ export class ProjectDatabase {
   authenticate(apikey: string | undefined, authorization: string | undefined, nowMs = Date.now()): JwtClaims {
     if (!apikey) throw new AppError('unauthorized', 'No API key found in request');
     const now = Math.floor(nowMs / 1000);
-    const keyClaims = verifyJwt(apikey, this.secret, now);
+    const keyClaims = this.verify(apikey, nowMs, now);
     if (!authorization) return keyClaims;
     const match = /^Bearer (\S+)$/i.exec(authorization);
     if (!match) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <JWT>"');
-    return verifyJwt(match[1]!, this.secret, now);
+    return this.verify(match[1]!, nowMs, now);
+  }
+
+  /** `verifyJwt`, with the signature check remembered for a minute per token; `exp` and `nbf` are checked every time. */
+  private verify(token: string, nowMs: number, now: number): JwtClaims {
+    const hit = this.verified.get(token);
+    if (hit && hit.untilMs > nowMs) {
+      checkJwtTimes(hit.claims, now);
+      return hit.claims;
+    }
+    const claims = verifyJwt(token, this.secret, now);
+    if (hit) this.verified.delete(token);
+    else if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, untilMs: nowMs + VERIFIED_TTL_MS });
+    return claims;
   }
 
   /** Runs SQL as the database owner (a script of statements); returns each statement's result. */
@@ -96,15 +116,16 @@ export class ProjectDatabase {
   /** Runs `fn` in one transaction as the claims' role with `request.jwt.claims` set, and a statement timeout. */
   async asRole<T>(claims: JwtClaims, fn: (scope: RequestScope) => Promise<T>): Promise<T> {
     const driver = await this.start();
-    return driver.transaction(async (client) => {
-      // The version is read (as the owner) before set_config switches the role; permissions are checked at executor start.
-      const { rows } = await client.query(
-        `select (select schema_version from svc_graphql.meta)::int as version,
-           set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true),
-           set_config('request.jwt.claim.role', $3, true), set_config('statement_timeout', $4, true), set_config('role', $3, true)`,
-        [JSON.stringify(claims), typeof claims.sub === 'string' ? claims.sub : '', claims.role, String(this.settings.statementTimeoutMs)],
-      );
-      const version = Number(rows[0]!.version);
+    // The version is read (as the owner) before set_config switches the role; permissions are checked at executor start.
+    // No parameters, so that it travels with `begin`: the values are quoted literals (the claims were verified, and are quoted anyway).
+    const setup = `select (select schema_version from svc_graphql.meta)::int as version,
+      set_config('request.jwt.claims', ${quoteLiteral(JSON.stringify(claims))}, true),
+      set_config('request.jwt.claim.sub', ${quoteLiteral(typeof claims.sub === 'string' ? claims.sub : '')}, true),
+      set_config('request.jwt.claim.role', ${quoteLiteral(claims.role)}, true),
+      set_config('statement_timeout', ${quoteLiteral(String(this.settings.statementTimeoutMs))}, true),
+      set_config('role', ${quoteLiteral(claims.role)}, true)`;
+    return driver.transaction(async (client, begun) => {
+      const version = Number(begun!.rows[0]!.version);
       if (!this.cached || this.cached.version !== version) {
         await client.query(`select set_config('role', 'none', true)`);
         const fresh = await reflect(client);
@@ -113,7 +134,7 @@ export class ProjectDatabase {
         return fn({ client, reflection: fresh });
       }
       return fn({ client, reflection: this.cached });
-    });
+    }, setup);
   }
 
   /** Runs `fn` in one transaction as the owner. */

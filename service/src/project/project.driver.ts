@@ -15,11 +15,25 @@ export interface SqlClient {
 /** The project database behind one small interface: PGlite in-process or a PostgreSQL server through a pool. */
 export interface ProjectDriver {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction on one connection; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection; commits when it resolves, rolls back when it throws.
+   * `setup`, a script without parameters (values quoted with `quoteLiteral`), runs right after `begin` in the
+   * same round trip; `fn` gets the result of its last statement.
+   */
+  transaction<T>(fn: (client: SqlClient, setup: SqlResult | undefined) => Promise<T>, setup?: string): Promise<T>;
   /** Runs a script of one or more statements (no parameters) as the owner; returns each statement's result. */
   script(sql: string): Promise<SqlResult[]>;
   close(): Promise<void>;
+}
+
+/**
+ * A string as an SQL literal, for the scripts that cannot take parameters. As libpq's `PQescapeLiteral`: quotes
+ * doubled, and backslashes doubled in an `E''` literal, so the text is the same whatever `standard_conforming_strings` is.
+ */
+export function quoteLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error('A literal cannot contain a NUL character');
+  const quoted = `'${value.replace(/'/g, "''")}'`;
+  return value.includes('\\') ? ` E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }
 
 /** Where the project database lives. */

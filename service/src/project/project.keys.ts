@@ -48,10 +48,15 @@ export function verifyJwt(token: string, secret: string, nowSeconds: number): Jw
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw unauthorized('The key has an invalid signature');
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw unauthorized('The key has no claims');
   const c = claims as Record<string, unknown>;
+  if (!API_ROLES.includes(c.role as ApiRole)) throw unauthorized('The key has no valid role claim');
+  checkJwtTimes(c as JwtClaims, nowSeconds);
+  return Object.freeze(c) as JwtClaims;
+}
+
+/** Checks a verified token's `exp` and `nbf` against `nowSeconds`: on every use, also when its signature check was cached. */
+export function checkJwtTimes(c: JwtClaims, nowSeconds: number): void {
   if (c.exp !== undefined && (typeof c.exp !== 'number' || c.exp <= nowSeconds)) throw unauthorized('The key has expired');
   if (c.nbf !== undefined && (typeof c.nbf !== 'number' || c.nbf > nowSeconds)) throw unauthorized('The key is not valid yet');
-  if (!API_ROLES.includes(c.role as ApiRole)) throw unauthorized('The key has no valid role claim');
-  return c as JwtClaims;
 }
 
 /** The project's JWT secret: `override` when given, else a file in the data directory created at first start. */
