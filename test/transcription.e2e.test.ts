@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { MEETING_SCRIPT, recordSpeech, startReceiver, wordErrorRate, type TestReceiver } from '@svc/service/testing';
 import { call, startService, svcCli, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
+// Transcription takes tens of seconds of CPU, more on a loaded machine; each wait below has its own bound.
+jest.setTimeout(600_000);
+
 // A scripted meeting with a decision and an action item, spoken by flite's rms voice.
 const SCRIPT = MEETING_SCRIPT;
 const ENV = { SVC_ALLOW_INSECURE_WEBHOOKS: 'true', SVC_RTC_WORKERS: '0' };
