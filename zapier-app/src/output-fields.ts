@@ -29,6 +29,7 @@ export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__download_url', label: 'Recording Download URL (signed, works without the API key for 24 h)', type: 'string' },
   { key: 'data__recording__created_at', label: 'Recording Created At', type: 'datetime' },
   { key: 'data__recording__ready_at', label: 'Recording Ready At', type: 'datetime' },
+  { key: 'data__recording__failure_reason', label: 'Recording Failure Reason (empty unless it failed)', type: 'string' },
 ];
 
 /** `data.transcript`, on transcript.ready, with the full text and segments the trigger reads from the API. */

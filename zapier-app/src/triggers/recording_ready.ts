@@ -45,6 +45,7 @@ export default eventTrigger({
         download_url: 'https://meet.example.com/api/v1/public/recordings/rec_01krdrb9c2f5h8k1m4p7r0t3v6/download?token=sample',
         created_at: '2026-05-12T09:30:04.000Z',
         ready_at: '2026-05-12T10:17:41.000Z',
+        failure_reason: null,
         file: 'https://zapier-dev-files.s3.amazonaws.com/cli-platform/rec_01krdrb9c2f5h8k1m4p7r0t3v6.webm',
       },
     },
