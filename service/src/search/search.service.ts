@@ -74,7 +74,11 @@ function queryWords(query: string): string[] {
  */
 export function matchExpression(query: string): string | null {
   const words = queryWords(query);
-  return words.length === 0 ? null : words.map((word) => `"${word}"`).join(' ');
+  return words.length === 0 ? null : allWordsExpression(words);
+}
+
+function allWordsExpression(words: string[]): string {
+  return words.map((word) => `"${word}"`).join(' ');
 }
 
 /** The full-text index of transcripts and chat: written as they are stored, searched per organization and scope. */
@@ -121,18 +125,15 @@ export class SearchService {
    * a word's weight comes from how many entries of the index contain it, counted up to the same number.
    */
   search(principal: Principal, request: SearchRequest): Page<SearchHit> {
-    const match = matchExpression(request.q);
-    if (!match) throw AppError.invalid([{ param: 'q', message: 'must contain at least one word' }]);
+    const asked = queryWords(request.q);
+    if (asked.length === 0) throw AppError.invalid([{ param: 'q', message: 'must contain at least one word' }]);
     const scope = this.scopeOf(principal, request.meeting);
     const offset = request.cursor === undefined ? 0 : decodeOffset(request.cursor);
-    const candidates = this.repo.newest(scope, match, RANKED_WINDOW);
-    const words = [...new Set(queryWords(request.q).map(foldText))];
-    const size = this.repo.sizeEstimate();
-    // One word's weight orders nothing, so it is not counted.
-    const weightOf = (word: string) => (words.length === 1 ? 1 : idf(this.repo.countUpTo(`"${word}"`, RANKED_WINDOW), size));
+    const candidates = this.repo.newest(scope, allWordsExpression(asked), RANKED_WINDOW);
+    const words = [...new Set(asked.map(foldText))];
     const scores = bm25Scores(
       candidates.map((c) => wordsOf(c.text)),
-      words.map((word) => ({ term: word, weight: weightOf(word) })),
+      this.weighted(words),
       (token, term) => token === term,
     );
     const page = candidates
@@ -168,6 +169,13 @@ export class SearchService {
     const relevant = rankPassages(rows.map(hitOf), stems, { total: this.repo.count(scope, null), containing }).filter(isRelevant);
     const best = relevant[0]?.score ?? 0;
     return relevant.filter((p) => p.score >= best * RELATIVE_CUT).slice(0, request.limit);
+  }
+
+  /** The words with their BM25 weights (one word's weight orders nothing, so it is not counted). */
+  private weighted(words: string[]): { term: string; weight: number }[] {
+    if (words.length === 1) return [{ term: words[0]!, weight: 1 }];
+    const size = this.repo.sizeEstimate();
+    return words.map((word) => ({ term: word, weight: idf(this.repo.countUpTo(`"${word}"`, RANKED_WINDOW), size) }));
   }
 
   private scopeOf(principal: Principal, meeting: string | undefined): SearchScope {
