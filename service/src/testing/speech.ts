@@ -72,11 +72,14 @@ export function normalizedWords(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
 }
 
-/** Word error rate: the word-level Levenshtein distance (substitutions + insertions + deletions) over the reference's length. */
-export function wordErrorRate(reference: string, hypothesis: string): number {
+/**
+ * Word-level edit distance (substitutions + insertions + deletions) of `reference` against `hypothesis`, over the
+ * reference's length. With `anyStretch`, words the hypothesis has before and after its best-matching stretch cost nothing.
+ */
+function wordErrors(reference: string, hypothesis: string, anyStretch: boolean): number {
   const ref = normalizedWords(reference);
   const hyp = normalizedWords(hypothesis);
-  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
+  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => (anyStretch ? 0 : j));
   for (let i = 1; i <= ref.length; i++) {
     const current = [i];
     for (let j = 1; j <= hyp.length; j++) {
@@ -84,7 +87,13 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
     }
     previous = current;
   }
-  return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
+  if (ref.length === 0) return hyp.length === 0 || anyStretch ? 0 : 1;
+  return (anyStretch ? Math.min(...previous) : previous[hyp.length]!) / ref.length;
+}
+
+/** Word error rate: the word-level Levenshtein distance (substitutions + insertions + deletions) over the reference's length. */
+export function wordErrorRate(reference: string, hypothesis: string): number {
+  return wordErrors(reference, hypothesis, false);
 }
 
 /**
@@ -93,15 +102,5 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
  * spoken in a loop, it measures how well one whole pass of the script was transcribed.
  */
 export function bestPassWordErrorRate(reference: string, hypothesis: string): number {
-  const ref = normalizedWords(reference);
-  const hyp = normalizedWords(hypothesis);
-  let previous = Array.from({ length: hyp.length + 1 }, () => 0);
-  for (let i = 1; i <= ref.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= hyp.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return ref.length === 0 ? 0 : Math.min(...previous) / ref.length;
+  return wordErrors(reference, hypothesis, true);
 }
