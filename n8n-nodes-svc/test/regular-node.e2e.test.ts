@@ -1,6 +1,6 @@
 import { seedMediaResults } from '@svc/service/testing';
 import fs from 'node:fs';
-import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
+import { call, type ServiceProcess, startService, tempDataDir, unlimitedKey } from '../../test/support/service-process';
 import { createN8nHome, ensureTool, executionOf, INSTALL_TIMEOUT_MS, outputOf, type N8nHome } from './support/n8n';
 import { manualTrigger, svcCredentialExport, svcNode, workflowExport } from './support/workflows';
 
@@ -24,19 +24,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
   beforeAll(async () => {
     const bin = await ensureTool('n8n');
     dataDir = tempDataDir();
-    key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'n8n',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '10000',
-      '--rate-limit-per-minute',
-      '100000',
-    ).stdout.trim();
+    key = unlimitedKey(dataDir);
     svc = await startService(dataDir);
     n8n = await createN8nHome(bin, 'community-package');
     const imported = await n8n.cli([

@@ -1,6 +1,6 @@
 import { RoomClient, startReceiver, type JoinCredential, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
-import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
+import { call, type ServiceProcess, startService, tempDataDir, unlimitedKey } from '../../test/support/service-process';
 import { createN8nHome, ensureTool, INSTALL_TIMEOUT_MS, waitFor, type N8nHome, type N8nServer } from './support/n8n';
 import { ownerSession, type N8nSession } from './support/n8n-rest';
 import { forwardTo, locator, svcCredentialExport, svcNode, workflowExport } from './support/workflows';
@@ -33,19 +33,7 @@ describe('the svc Trigger (webhooks) in the real n8n 2.8.4 runtime: the webinar 
   beforeAll(async () => {
     const bin = await ensureTool('n8n');
     dataDir = tempDataDir();
-    key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'n8n',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '10000',
-      '--rate-limit-per-minute',
-      '100000',
-    ).stdout.trim();
+    key = unlimitedKey(dataDir);
     svc = await startService(dataDir, { SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
     published = await startReceiver(() => ({ status: 200 }));
     listened = await startReceiver(() => ({ status: 200 }));

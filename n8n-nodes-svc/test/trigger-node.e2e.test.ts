@@ -1,7 +1,7 @@
 import { startReceiver, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
 import { svcSignature } from '@svc/connectors';
-import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
+import { call, type ServiceProcess, startService, tempDataDir, unlimitedKey } from '../../test/support/service-process';
 import { createN8nHome, ensureTool, INSTALL_TIMEOUT_MS, waitFor, type N8nHome, type N8nServer } from './support/n8n';
 import { ownerSession, type N8nSession } from './support/n8n-rest';
 import { forwardTo, svcCredentialExport, svcNode, workflowExport } from './support/workflows';
@@ -34,19 +34,7 @@ describe('the svc trigger in the real n8n 2.8.4 runtime (`n8n start`, loaded thr
   beforeAll(async () => {
     const bin = await ensureTool('n8n');
     dataDir = tempDataDir();
-    key = svcCli(
-      dataDir,
-      'keys',
-      'create',
-      '--name',
-      'n8n',
-      '--scopes',
-      'all',
-      '--rate-limit-per-second',
-      '10000',
-      '--rate-limit-per-minute',
-      '100000',
-    ).stdout.trim();
+    key = unlimitedKey(dataDir);
     svc = await startService(dataDir, { SVC_ALLOW_INSECURE_WEBHOOKS: 'true' });
     receiver = await startReceiver(() => ({ status: 200 }));
     n8n = await createN8nHome(bin, 'custom-extensions');
