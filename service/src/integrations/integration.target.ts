@@ -1,6 +1,5 @@
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
 import type { DeliveryTarget, DestinationHealth, SendResult } from '../outbox/destination';
-import { healthOf } from '../outbox/destinations.repo';
 import { isoAt } from '../shared/clock';
 import type { IntegrationsRepo } from './integrations.repo';
 
@@ -11,8 +10,7 @@ export abstract class IntegrationTarget implements DeliveryTarget {
   abstract attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult>;
 
   health(destinationId: string): DestinationHealth | undefined {
-    const row = this.integrations.findAny(destinationId);
-    return row && healthOf(row);
+    return this.integrations.health(destinationId);
   }
 
   saveHealth(

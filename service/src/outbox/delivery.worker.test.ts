@@ -3,6 +3,8 @@ import { seedMeeting } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { startReceiver, type TestReceiver } from '../testing/receiver';
 import type { DeliveryWorker } from './delivery.worker';
+import type { SendResult } from './destination';
+import { httpSender, type Sender } from './http-sender';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -163,6 +165,34 @@ describe('DeliveryWorker', () => {
     startMeeting();
     await worker.runOnce();
     expect((await deliveriesOf(ep.id))[0].status).toBe('succeeded');
+  });
+
+  it('keeps an endpoint disabled by 410 Gone when a later attempt recorded in the same batch fails otherwise', async () => {
+    // Both answers are held until both arrived, so the worker records the two attempts together in one transaction.
+    const real = httpSender({ timeoutMs: 5 * SECOND, allowPrivateTargets: true });
+    const held: { result: SendResult; release: (result: SendResult) => void }[] = [];
+    const send: Sender = (url, headers, body) =>
+      real(url, headers, body).then(
+        (result) =>
+          new Promise<SendResult>((release) => {
+            held.push({ result, release });
+            if (held.length < 2) return;
+            held.sort((a, b) => Number(b.result.statusCode === 410) - Number(a.result.statusCode === 410));
+            for (const h of held.splice(0)) h.release(h.result);
+          }),
+      );
+    await worker.stop();
+    worker = t.deliveryWorker({ random: () => jitter, send });
+    receiver.reply = () => ({ status: receiver.requests.length === 1 ? 410 : 500 });
+    const ep = await endpoint();
+    startMeeting();
+    startMeeting();
+    expect(await worker.runOnce()).toBe(2);
+    expect(receiver.requests).toHaveLength(2);
+    const endpointNow = (await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body;
+    expect(endpointNow).toMatchObject({ enabled: false, disabled_reason: 'the endpoint answered 410 Gone' });
+    const deliveries = await deliveriesOf(ep.id);
+    expect(deliveries.map((d: { attempts: { status_code: number }[] }) => d.attempts[0]!.status_code).sort()).toEqual([410, 500]);
   });
 
   it('parks the pending deliveries of a disabled endpoint and sends them once it is enabled again', async () => {

@@ -6,7 +6,7 @@ import type { Transaction } from '../shared/transaction';
 import { ClaimLoop } from '../jobs/claim-loop';
 import type { ClaimedDelivery, DeliveriesRepo, DeliveryStatus, DestinationKind } from './deliveries.repo';
 import { shareSlots } from './fair-share';
-import { failedBeforeSending, type DeliveryTarget, type SendResult } from './destination';
+import { failedBeforeSending, type DeliveryTarget, type DestinationHealth, type SendResult } from './destination';
 
 /** Delays before attempts 2..5: about 5 s, 5 min, 30 min and 2 h after the previous one. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000] as const;
@@ -149,7 +149,8 @@ export class DeliveryWorker {
     let replacements: ClaimedDelivery[] = [];
     try {
       replacements = this.deps.transaction(() => {
-        for (const outcome of batch) this.record(outcome.delivery, outcome.startedAt, outcome.result);
+        const healthOf = new Map<string, DestinationHealth | undefined>();
+        for (const outcome of batch) this.record(outcome.delivery, outcome.startedAt, outcome.result, healthOf);
         const free = this.deps.settings.concurrency - (this.loop.busy - batch.length);
         return this.loop.running && free > 0 ? this.claim(free, this.deps.clock.now()) : [];
       });
@@ -177,8 +178,16 @@ export class DeliveryWorker {
     }
   }
 
-  /** Records the attempt, then the delivery's next step and the destination's health (inside the batch's transaction). */
-  private record(delivery: ClaimedDelivery, startedAt: number, result: SendResult): void {
+  /**
+   * Records the attempt, then the delivery's next step and the destination's health (inside the batch's transaction);
+   * `healthOf` keeps each destination's health as this batch last saved it, so it is read once per batch.
+   */
+  private record(
+    delivery: ClaimedDelivery,
+    startedAt: number,
+    result: SendResult,
+    healthOf: Map<string, DestinationHealth | undefined>,
+  ): void {
     const now = this.deps.clock.now();
     const number = delivery.attempt_count + 1;
     const ok = isSuccess(result);
@@ -202,7 +211,7 @@ export class DeliveryWorker {
       },
       { status, next_attempt_at: nextAttemptAt, completed_at: status === 'pending' ? null : isoAt(now) },
     );
-    this.updateHealth(delivery, ok, result, now);
+    this.updateHealth(delivery, ok, result, now, healthOf);
   }
 
   /** The delay before the next attempt: the schedule with ±10 % jitter, never sooner than a Retry-After asks. */
@@ -213,34 +222,38 @@ export class DeliveryWorker {
     return Math.max(jittered, asked);
   }
 
-  private updateHealth(delivery: ClaimedDelivery, ok: boolean, result: SendResult, now: number): void {
+  private updateHealth(
+    delivery: ClaimedDelivery,
+    ok: boolean,
+    result: SendResult,
+    now: number,
+    healthOf: Map<string, DestinationHealth | undefined>,
+  ): void {
     const target = this.deps.targets[delivery.destination_kind];
-    const health = target.health(delivery.destination_id);
+    const id = delivery.destination_id;
+    const health = healthOf.has(id) ? healthOf.get(id) : target.health(id);
+    healthOf.set(id, health);
     if (!health) return;
+    const save = (next: DestinationHealth) => {
+      target.saveHealth(id, next, { previous: health, delivered: ok, now });
+      healthOf.set(id, next);
+    };
     if (ok) {
-      target.saveHealth(
-        delivery.destination_id,
-        { ...health, failing_since: null, last_error: null },
-        { previous: health, delivered: true, now },
-      );
+      save({ ...health, failing_since: null, last_error: null });
       return;
     }
     const failingSince = health.failing_since ?? now;
     const reason = result.permanentFailure ?? (now - failingSince >= DISABLE_AFTER_FAILING_MS ? 'every attempt failed for 5 days' : null);
     const disable = reason !== null && health.enabled;
-    target.saveHealth(
-      delivery.destination_id,
-      {
-        enabled: health.enabled && !disable,
-        disabled_reason: disable ? reason : health.disabled_reason,
-        failing_since: failingSince,
-        last_error: result.error ?? `answered ${result.statusCode}`,
-      },
-      { previous: health, delivered: false, now },
-    );
+    save({
+      enabled: health.enabled && !disable,
+      disabled_reason: disable ? reason : health.disabled_reason,
+      failing_since: failingSince,
+      last_error: result.error ?? `answered ${result.statusCode}`,
+    });
     if (disable) {
-      this.deps.deliveries.park(delivery.destination_id);
-      this.deps.logger.warn('delivery destination disabled', { destination_id: delivery.destination_id, reason });
+      this.deps.deliveries.park(id);
+      this.deps.logger.warn('delivery destination disabled', { destination_id: id, reason });
     }
   }
 }

@@ -15,11 +15,6 @@ export interface DestinationRow {
   last_error: string | null;
 }
 
-/** The health columns of a destination row, as the delivery worker reads them. */
-export function healthOf(row: DestinationRow): DestinationHealth {
-  return { enabled: row.enabled === 1, disabled_reason: row.disabled_reason, failing_since: row.failing_since, last_error: row.last_error };
-}
-
 /** A destination subscribed to an event type. */
 export interface Subscriber {
   id: string;
@@ -33,6 +28,7 @@ export type StoredDestination<Row> = Omit<Row, 'events'> & { events: string };
 export abstract class DestinationsRepo<Row extends DestinationRow> {
   private readonly byId;
   private readonly byIdAnywhere;
+  private readonly readHealthStmt;
   private readonly listStmt;
   private readonly subscribedStmt;
   private readonly countStmt;
@@ -43,6 +39,9 @@ export abstract class DestinationsRepo<Row extends DestinationRow> {
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], StoredDestination<Row>>(`SELECT * FROM ${table} WHERE id = ? AND ${inOrgs}`);
     this.byIdAnywhere = db.prepare<[string], StoredDestination<Row>>(`SELECT * FROM ${table} WHERE id = ?`);
+    this.readHealthStmt = db.prepare<[string], Pick<DestinationRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'last_error'>>(
+      `SELECT enabled, disabled_reason, failing_since, last_error FROM ${table} WHERE id = ?`,
+    );
     this.listStmt = db.prepare<[string, string, number], StoredDestination<Row>>(
       `SELECT * FROM ${table} WHERE ${inOrgs} AND id < ? ORDER BY id DESC LIMIT ?`,
     );
@@ -60,6 +59,19 @@ export abstract class DestinationsRepo<Row extends DestinationRow> {
   /** Finds by id in any organization: for the delivery worker and the operator's CLI, which act for no caller. */
   findAny(id: string): Row | undefined {
     return this.parse(this.byIdAnywhere.get(id));
+  }
+
+  /** The delivery health of the destination `id` in any organization (only the columns the delivery worker needs). */
+  health(id: string): DestinationHealth | undefined {
+    const row = this.readHealthStmt.get(id);
+    return (
+      row && {
+        enabled: row.enabled === 1,
+        disabled_reason: row.disabled_reason,
+        failing_since: row.failing_since,
+        last_error: row.last_error,
+      }
+    );
   }
 
   /** Up to `limit` destinations of `orgIds` with ids below `before` (all when null), newest first. */

@@ -26,11 +26,18 @@ export interface WebhookEndpointRow {
   updated_at: string;
 }
 
+/** What an attempt needs of its endpoint: where to send, what to sign with, which headers to add. */
+export type DeliverySettings = Pick<
+  WebhookEndpointRow,
+  'url' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'headers_encrypted'
+>;
+
 /** SQL access to webhook_endpoints. */
 export class WebhookEndpointsRepo extends DestinationsRepo<WebhookEndpointRow> {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly healthStmt;
+  private readonly deliverySettingsStmt;
 
   constructor(db: Db) {
     super(db, 'webhook_endpoints', "'webhook'");
@@ -47,6 +54,13 @@ export class WebhookEndpointsRepo extends DestinationsRepo<WebhookEndpointRow> {
     this.updateStmt = db.prepare(`UPDATE webhook_endpoints SET ${columns} WHERE id = @id`);
     this.healthStmt = db.prepare(`UPDATE webhook_endpoints SET enabled = @enabled, disabled_reason = @disabled_reason,
       failing_since = @failing_since, last_error = @last_error, updated_at = coalesce(@updated_at, updated_at) WHERE id = @id`);
+    this.deliverySettingsStmt = db.prepare<[string], DeliverySettings>(`SELECT url, secret_encrypted, previous_secret_encrypted,
+      previous_secret_expires_at, headers_encrypted FROM webhook_endpoints WHERE id = ?`);
+  }
+
+  /** The endpoint's delivery settings in any organization: for the delivery worker, which reads them on every attempt. */
+  forDelivery(id: string): DeliverySettings | undefined {
+    return this.deliverySettingsStmt.get(id);
   }
 
   insert(row: WebhookEndpointRow): void {

@@ -4,8 +4,7 @@ import { failedBeforeSending, healthChanged, type DeliveryTarget, type Destinati
 import type { Sender } from '../outbox/http-sender';
 import { isoAt } from '../shared/clock';
 import type { SecretBox } from '../shared/secret-box';
-import { healthOf } from '../outbox/destinations.repo';
-import type { WebhookEndpointRow, WebhookEndpointsRepo } from './webhook-endpoints.repo';
+import type { DeliverySettings, WebhookEndpointsRepo } from './webhook-endpoints.repo';
 
 const MAX_OPENED_SECRETS = 10_000;
 
@@ -21,7 +20,7 @@ export class WebhookTarget implements DeliveryTarget {
   ) {}
 
   async attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult> {
-    const endpoint = this.endpoints.findAny(delivery.destination_id);
+    const endpoint = this.endpoints.forDelivery(delivery.destination_id);
     if (!endpoint) return failedBeforeSending('the endpoint was deleted', true);
     const headers = signDelivery({
       secrets: this.secretsOf(endpoint, now),
@@ -43,8 +42,7 @@ export class WebhookTarget implements DeliveryTarget {
   }
 
   health(destinationId: string): DestinationHealth | undefined {
-    const endpoint = this.endpoints.findAny(destinationId);
-    return endpoint && healthOf(endpoint);
+    return this.endpoints.health(destinationId);
   }
 
   saveHealth(destinationId: string, health: DestinationHealth, outcome: { previous: DestinationHealth; now: number }): void {
@@ -54,7 +52,7 @@ export class WebhookTarget implements DeliveryTarget {
   }
 
   /** The current secret, and the previous one while its 24 h overlap lasts. */
-  private secretsOf(endpoint: WebhookEndpointRow, now: number): string[] {
+  private secretsOf(endpoint: DeliverySettings, now: number): string[] {
     const secrets = [this.open(endpoint.secret_encrypted)];
     if (endpoint.previous_secret_encrypted && (endpoint.previous_secret_expires_at ?? 0) > now) {
       secrets.push(this.open(endpoint.previous_secret_encrypted));
