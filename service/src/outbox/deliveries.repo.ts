@@ -47,8 +47,7 @@ export interface ClaimedDelivery extends DeliveryRow {
 export class DeliveriesRepo {
   private readonly insertStmt;
   private readonly dueDestinationsStmts = new Map<number, Statement<{ now: number }, DueDestination>>();
-  private readonly claimDueStmts = new Map<number, Statement<[number, string, number], { id: string }>>();
-  private readonly withEventStmt;
+  private readonly claimDueStmts = new Map<number, Statement<[number, string, number], ClaimedDelivery>>();
   private readonly expireLeasesStmt;
   private readonly releaseAllStmt;
   private readonly insertAttemptStmt;
@@ -65,8 +64,6 @@ export class DeliveriesRepo {
     this.insertStmt = db.prepare(`INSERT INTO deliveries (id, event_id, destination_kind, destination_id, organization_id,
       status, attempt_count, next_attempt_at, lease_until, created_at, completed_at) VALUES (@id, @event_id, @destination_kind,
       @destination_id, @organization_id, @status, @attempt_count, @next_attempt_at, @lease_until, @created_at, @completed_at)`);
-    this.withEventStmt = db.prepare<[string], ClaimedDelivery>(`SELECT d.*, ev.type AS event_type, ev.payload
-      FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id IN (SELECT value FROM json_each(?))`);
     this.expireLeasesStmt = db.prepare(
       "UPDATE deliveries SET status = 'pending', lease_until = NULL WHERE status = 'delivering' AND lease_until <= ?",
     );
@@ -125,25 +122,21 @@ export class DeliveriesRepo {
     return stmt.all({ now });
   }
 
-  /** Takes up to `limit` of a destination's due deliveries, earliest first, for attempts until `leaseUntil`; returns their ids. */
-  claimDue(destinationId: string, now: number, limit: number, leaseUntil: number): string[] {
+  /** Takes up to `limit` of a destination's due deliveries, earliest first, for attempts until `leaseUntil`; returns them with their events. */
+  claimDue(destinationId: string, now: number, limit: number, leaseUntil: number): ClaimedDelivery[] {
     const stmt = withLimit(this.claimDueStmts, limit, (literal) =>
-      this.db.prepare<[number, string, number], { id: string }>(
+      this.db.prepare<[number, string, number], ClaimedDelivery>(
         `UPDATE deliveries SET status = 'delivering', lease_until = ? WHERE id IN (SELECT id FROM deliveries
-         WHERE destination_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${literal}) RETURNING id`,
+         WHERE destination_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ${literal})
+         RETURNING *, (SELECT type FROM events WHERE id = event_id) AS event_type, (SELECT payload FROM events WHERE id = event_id) AS payload`,
       ),
     );
-    return stmt.all(leaseUntil, destinationId, now).map((r) => r.id);
+    return stmt.all(leaseUntil, destinationId, now);
   }
 
   /** Makes deliveries whose lease ran out (their attempt never got recorded) pending again; returns how many. */
   expireLeases(now: number): number {
     return this.expireLeasesStmt.run(now).changes;
-  }
-
-  /** The deliveries with these ids, each with its event's type and payload. */
-  withEvents(ids: string[]): ClaimedDelivery[] {
-    return ids.length === 0 ? [] : this.withEventStmt.all(JSON.stringify(ids));
   }
 
   /** After a restart: every delivery that was being attempted becomes due again at `now`. */

@@ -281,7 +281,9 @@ describe('DeliveryWorker', () => {
     const ep = await endpoint();
     startMeeting();
     const [pending] = await deliveriesOf(ep.id);
-    expect(t.services.deliveries.claimDue(ep.id, t.clock.now(), 1, t.clock.now() + HOUR)).toEqual([pending.id]);
+    expect(t.services.deliveries.claimDue(ep.id, t.clock.now(), 1, t.clock.now() + HOUR)).toEqual([
+      expect.objectContaining({ id: pending.id, status: 'delivering', event_type: 'meeting.started' }),
+    ]);
     expect(await worker.runOnce()).toBe(0);
     worker.start();
     await worker.stop();

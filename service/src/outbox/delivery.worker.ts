@@ -105,8 +105,9 @@ export class DeliveryWorker {
       { perDestination: settings.perEndpointConcurrency, perOrganization: settings.perOrganizationConcurrency },
       { destinations: this.busyDestinations, organizations: this.busyOrganizations },
     );
-    const ids = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
-    return this.deps.deliveries.withEvents(ids);
+    const claimed = [...slots].flatMap(([destinationId, n]) => this.deps.deliveries.claimDue(destinationId, now, n, leaseUntil));
+    for (const target of new Set(Object.values(this.deps.targets))) target.prepare?.(claimed);
+    return claimed;
   }
 
   /** Counts committed claims against their destination's and organization's caps. */

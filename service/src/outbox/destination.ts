@@ -30,6 +30,8 @@ export interface DestinationHealth {
 export interface DeliveryTarget {
   /** Makes one attempt at `now`; never throws. */
   attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult>;
+  /** Optional: reads inside the claim's transaction what the attempts of these just-claimed deliveries need (they start right after it commits). */
+  prepare?(claimed: ClaimedDelivery[]): void;
   /** The destination's health, or undefined when it no longer exists. */
   health(destinationId: string): DestinationHealth | undefined;
   /** Stores the destination's health after an attempt (`previous` is what `health` returned); `delivered` tells whether it succeeded. */

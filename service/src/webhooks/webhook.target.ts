@@ -12,6 +12,8 @@ const MAX_OPENED_SECRETS = 10_000;
 export class WebhookTarget implements DeliveryTarget {
   // Sealed secret -> secret: a changed secret is a new sealed string, so entries never go stale.
   private readonly openedSecrets = new Map<string, string>();
+  // The settings of the endpoints of the last claim, read in its transaction; its attempts start as soon as it commits.
+  private prepared = new Map<string, DeliverySettings | undefined>();
 
   constructor(
     private readonly endpoints: WebhookEndpointsRepo,
@@ -19,8 +21,16 @@ export class WebhookTarget implements DeliveryTarget {
     private readonly send: Sender,
   ) {}
 
+  prepare(claimed: ClaimedDelivery[]): void {
+    this.prepared = new Map();
+    for (const { destination_kind: kind, destination_id: id } of claimed) {
+      if (kind === 'webhook' && !this.prepared.has(id)) this.prepared.set(id, this.endpoints.forDelivery(id));
+    }
+  }
+
   async attempt(delivery: ClaimedDelivery, now: number): Promise<SendResult> {
-    const endpoint = this.endpoints.forDelivery(delivery.destination_id);
+    const id = delivery.destination_id;
+    const endpoint = this.prepared.has(id) ? this.prepared.get(id) : this.endpoints.forDelivery(id);
     if (!endpoint) return failedBeforeSending('the endpoint was deleted', true);
     const headers = signDelivery({
       secrets: this.secretsOf(endpoint, now),
