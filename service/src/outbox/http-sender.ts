@@ -2,10 +2,12 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import type { SendResult } from './destination';
 import { isIpLiteral, isPublicAddress } from './url-policy';
 
 const RESPONSE_BODY_LIMIT = 1024;
+const MAX_PARSED_URLS = 10_000;
 
 /** POSTs a body; never throws. The result's retryAfterMs is the answer's Retry-After, whatever the status. */
 export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
@@ -33,13 +35,27 @@ export function httpSender(opts: { timeoutMs: number; connectTimeoutMs?: number;
     'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
   };
 
+  // Parsed destination URLs: a busy endpoint is POSTed to thousands of times a second.
+  const parsed = new Map<string, { target: URL; options: http.RequestOptions }>();
+  const parse = (url: string) => {
+    let entry = parsed.get(url);
+    if (entry === undefined) {
+      const target = new URL(url);
+      if (parsed.size >= MAX_PARSED_URLS) parsed.clear();
+      entry = { target, options: urlToHttpOptions(target) };
+      parsed.set(url, entry);
+    }
+    return entry;
+  };
+
   return (url, headers, body) =>
     new Promise<SendResult>((resolve) => {
       const started = performance.now();
       const done = (result: Omit<SendResult, 'durationMs'>) => resolve({ ...result, durationMs: Math.round(performance.now() - started) });
       let target: URL;
+      let options: http.RequestOptions;
       try {
-        target = new URL(url);
+        ({ target, options } = parse(url));
       } catch {
         return done({ statusCode: null, error: 'invalid URL', permanentFailure: null, responseBody: null, retryAfterMs: null });
       }
@@ -54,7 +70,8 @@ export function httpSender(opts: { timeoutMs: number; connectTimeoutMs?: number;
         });
       }
       const transport = target.protocol === 'https:' ? https : http;
-      const req = transport.request(target, {
+      const req = transport.request({
+        ...options,
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'svc-webhooks/1' },
         agent: agents[target.protocol as 'http:' | 'https:'],
