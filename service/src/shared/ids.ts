@@ -1,6 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+/** Random bytes are drawn from the OS this many at a time (a busy worker makes thousands of ids a second). */
+const RANDOM_POOL_BYTES = 4096;
+const RANDOM_BYTES_PER_ID = 10;
 
 /** Prefixes of the opaque identifiers the API hands out. */
 export type IdPrefix =
@@ -14,6 +17,8 @@ export type IdPrefix =
 export class IdGenerator {
   private lastMs = -1;
   private lastRandom = 0n;
+  private pool = Buffer.alloc(0);
+  private poolOffset = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -35,9 +40,19 @@ export class IdGenerator {
       this.lastRandom += 1n;
     } else {
       this.lastMs = ms;
-      this.lastRandom = BigInt('0x' + randomBytes(10).toString('hex')) >> 1n;
+      this.lastRandom = this.random80() >> 1n;
     }
     return `${prefix}_${encode(BigInt(ms), 10)}${encode(this.lastRandom, 16)}`;
+  }
+
+  private random80(): bigint {
+    if (this.poolOffset + RANDOM_BYTES_PER_ID > this.pool.length) {
+      this.pool = randomBytes(RANDOM_POOL_BYTES);
+      this.poolOffset = 0;
+    }
+    const hex = this.pool.toString('hex', this.poolOffset, this.poolOffset + RANDOM_BYTES_PER_ID);
+    this.poolOffset += RANDOM_BYTES_PER_ID;
+    return BigInt('0x' + hex);
   }
 }
 
