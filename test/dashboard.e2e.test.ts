@@ -188,8 +188,25 @@ describe('dashboard: signing in and Settings > Developers, in Chromium against t
     await p.goto(`${svc.url}/settings/developers`);
     await p.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
     await screenshot(p, 'dashboard-developers-phone-dark');
+    // Every key's cells are labelled lines inside the page, none cut off behind a scrolled table.
+    const scopes = p.locator('tr[data-key-id] td.scopes');
+    expect(await scopes.count()).toBeGreaterThan(0);
+    for (const cell of await scopes.all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await cell.getAttribute('data-label')).toBe('Scopes');
+    }
     const overflow = await p.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
+    // A delivery's row stacks the same way; its expanded attempts span the row, under no column's label.
+    await p.getByRole('button', { name: 'Deliveries', exact: true }).click();
+    const delivery = p.locator('tr.delivery').first();
+    await delivery.getByRole('button', { name: 'Attempts' }).click();
+    const status = delivery.locator('td[data-label="Status"]');
+    const statusBox = (await status.boundingBox())!;
+    expect(statusBox.x + statusBox.width).toBeLessThanOrEqual(390);
+    expect(await p.locator('tr.attempts-row td').first().getAttribute('data-label')).toBeNull();
+    await screenshot(p, 'dashboard-developers-phone-deliveries');
     await phone.close();
   });
 });

@@ -1,4 +1,16 @@
-import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import {
+  Children,
+  cloneElement,
+  Fragment,
+  isValidElement,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { ApiError } from './api';
 
 /** The state of a value loaded from the API. */
@@ -223,6 +235,8 @@ export function Checkboxes({
 
 /** A table that scrolls sideways on narrow screens, with its column headers. */
 export function Table({ headers, children }: { headers: ReactNode[]; children: ReactNode }) {
+  // Each cell carries its column's name, which labels it where a phone's width stacks a row's cells.
+  const labelled = Children.map(children, (row) => labelCells(row, headers));
   return (
     <div className="table-wrap">
       <table>
@@ -233,8 +247,26 @@ export function Table({ headers, children }: { headers: ReactNode[]; children: R
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{labelled}</tbody>
       </table>
     </div>
   );
+}
+
+/** Gives each cell of a row, or of the rows in a fragment, its column's header as `data-label` (a cell spanning columns gets none). */
+function labelCells(node: ReactNode, headers: ReactNode[]): ReactNode {
+  if (!isValidElement<{ children?: ReactNode }>(node)) return node;
+  if (node.type === Fragment)
+    return cloneElement(
+      node,
+      undefined,
+      Children.map(node.props.children, (row) => labelCells(row, headers)),
+    );
+  if (node.type !== 'tr') return node;
+  const cells = Children.toArray(node.props.children).map((cell, i) =>
+    isValidElement<{ colSpan?: number }>(cell) && !cell.props.colSpan && typeof headers[i] === 'string'
+      ? cloneElement(cell, { 'data-label': headers[i] } as object)
+      : cell,
+  );
+  return cloneElement(node, undefined, cells);
 }
