@@ -124,4 +124,26 @@ describe('dashboard: Settings > Integrations against a local fake Slack', () => 
     expect(slack.posts.at(-1)).toMatchObject({ channel: 'C0INSTALL', token: TOKEN });
     expect(slack.problems).toEqual([]);
   });
+
+  it('lays out Integrations at phone width in the dark theme, every integration and its actions within the screen', async () => {
+    const phone = await dash.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    try {
+      await phone.addCookies(await page.context().cookies());
+      const p = await phone.newPage();
+      await p.goto(`${svc.url}/settings/integrations`);
+      const items = p.getByRole('listitem').filter({ has: p.getByRole('button', { name: 'Send test message' }) });
+      await items.first().waitFor();
+      const stored = (await call(svc.url, 'GET', '/api/v1/public/integrations?limit=100', key)).body as { data: unknown[] };
+      expect(await items.count()).toBe(stored.data.length);
+      for (const button of await p.getByRole('button').all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      const overflow = await p.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(p, 'dashboard-integrations-phone-dark');
+    } finally {
+      await phone.close();
+    }
+  });
 });
