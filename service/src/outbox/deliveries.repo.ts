@@ -50,6 +50,7 @@ export class DeliveriesRepo {
   private readonly claimDueStmts = new Map<number, Statement<[number, string, number], ClaimedDelivery>>();
   private readonly expireLeasesStmt;
   private readonly releaseAllStmt;
+  private readonly unclaimStmt;
   private readonly insertAttemptStmt;
   private readonly finishStmt;
   private readonly byId;
@@ -70,11 +71,14 @@ export class DeliveriesRepo {
     this.releaseAllStmt = db.prepare(
       "UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = ? WHERE status = 'delivering'",
     );
+    this.unclaimStmt = db.prepare(
+      "UPDATE deliveries SET status = 'pending', lease_until = NULL WHERE status = 'delivering' AND id IN (SELECT value FROM json_each(?))",
+    );
     this.insertAttemptStmt = db.prepare(`INSERT INTO delivery_attempts (id, delivery_id, number, started_at, duration_ms,
       status_code, error, response_body, next_attempt_at) VALUES (@id, @delivery_id, @number, @started_at, @duration_ms,
       @status_code, @error, @response_body, @next_attempt_at)`);
     this.finishStmt = db.prepare(`UPDATE deliveries SET status = @status, attempt_count = attempt_count + 1,
-      next_attempt_at = @next_attempt_at, lease_until = NULL, completed_at = @completed_at WHERE id = @id`);
+      next_attempt_at = @next_attempt_at, lease_until = NULL, completed_at = @completed_at WHERE id = @id AND status = 'delivering'`);
     this.byId = db.prepare<[string], DeliveryRow & { event_type: EventType }>(
       'SELECT d.*, ev.type AS event_type FROM deliveries d JOIN events ev ON ev.id = d.event_id WHERE d.id = ?',
     );
@@ -144,10 +148,22 @@ export class DeliveriesRepo {
     return this.releaseAllStmt.run(now).changes;
   }
 
-  /** Records an attempt and where its delivery goes next. */
-  recordAttempt(attempt: AttemptRow, next: { status: DeliveryStatus; next_attempt_at: number | null; completed_at: string | null }): void {
+  /** Hands claimed deliveries that were never attempted back to the schedule, due as they were. */
+  unclaim(ids: string[]): void {
+    if (ids.length > 0) this.unclaimStmt.run(JSON.stringify(ids));
+  }
+
+  /**
+   * Records an attempt and where its delivery goes next; false (nothing written) when the delivery is no longer
+   * being delivered, e.g. deleted with its endpoint while the attempt was under way.
+   */
+  recordAttempt(
+    attempt: AttemptRow,
+    next: { status: DeliveryStatus; next_attempt_at: number | null; completed_at: string | null },
+  ): boolean {
+    if (this.finishStmt.run({ id: attempt.delivery_id, ...next }).changes === 0) return false;
     this.insertAttemptStmt.run(attempt);
-    this.finishStmt.run({ id: attempt.delivery_id, ...next });
+    return true;
   }
 
   findById(id: string): (DeliveryRow & { event_type: EventType }) | undefined {

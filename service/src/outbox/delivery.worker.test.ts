@@ -11,6 +11,38 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/** A real sender that holds every answer until `release` (in `order`, if given) and answers at once after that. */
+function holdingSender() {
+  const real = httpSender({ timeoutMs: 5 * SECOND, allowPrivateTargets: true });
+  const held: { result: SendResult; release: (result: SendResult) => void }[] = [];
+  let holding = true;
+  const send: Sender = (url, headers, body) =>
+    real(url, headers, body).then((result) => (holding ? new Promise<SendResult>((release) => held.push({ result, release })) : result));
+  return {
+    send,
+    held,
+    /** Answers the oldest held attempt, and goes on holding the others. */
+    releaseOldest() {
+      const oldest = held.shift()!;
+      oldest.release(oldest.result);
+    },
+    release(order?: (a: SendResult, b: SendResult) => number) {
+      holding = false;
+      if (order) held.sort((a, b) => order(a.result, b.result));
+      for (const h of held.splice(0)) h.release(h.result);
+    },
+  };
+}
+
+/** Waits (bounded) until `condition` holds. */
+async function waitUntil(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 describe('DeliveryWorker', () => {
   let t: TestServer;
   let key: string;
@@ -41,6 +73,13 @@ describe('DeliveryWorker', () => {
     return res.body;
   }
   const startMeeting = () => t.services.meetings.start(seedMeeting(t));
+  /** Replaces the worker with one whose answers are held until released. */
+  const holdAnswers = async () => {
+    const hold = holdingSender();
+    await worker.stop();
+    worker = t.deliveryWorker({ random: () => jitter, send: hold.send });
+    return hold;
+  };
   const deliveriesOf = async (endpointId: string) =>
     (await t.request('GET', `/api/v1/public/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key })).body.data;
   const verify = (i: number, secrets: string | string[]) =>
@@ -169,30 +208,115 @@ describe('DeliveryWorker', () => {
 
   it('keeps an endpoint disabled by 410 Gone when a later attempt recorded in the same batch fails otherwise', async () => {
     // Both answers are held until both arrived, so the worker records the two attempts together in one transaction.
-    const real = httpSender({ timeoutMs: 5 * SECOND, allowPrivateTargets: true });
-    const held: { result: SendResult; release: (result: SendResult) => void }[] = [];
-    const send: Sender = (url, headers, body) =>
-      real(url, headers, body).then(
-        (result) =>
-          new Promise<SendResult>((release) => {
-            held.push({ result, release });
-            if (held.length < 2) return;
-            held.sort((a, b) => Number(b.result.statusCode === 410) - Number(a.result.statusCode === 410));
-            for (const h of held.splice(0)) h.release(h.result);
-          }),
-      );
-    await worker.stop();
-    worker = t.deliveryWorker({ random: () => jitter, send });
+    const hold = await holdAnswers();
     receiver.reply = () => ({ status: receiver.requests.length === 1 ? 410 : 500 });
     const ep = await endpoint();
     startMeeting();
     startMeeting();
-    expect(await worker.runOnce()).toBe(2);
+    const attempted = worker.runOnce();
+    await waitUntil(() => hold.held.length === 2, 'both answers');
+    hold.release((a, b) => Number(b.statusCode === 410) - Number(a.statusCode === 410));
+    expect(await attempted).toBe(2);
     expect(receiver.requests).toHaveLength(2);
     const endpointNow = (await t.request('GET', `/api/v1/public/webhook-endpoints/${ep.id}`, { key })).body;
     expect(endpointNow).toMatchObject({ enabled: false, disabled_reason: 'the endpoint answered 410 Gone' });
     const deliveries = await deliveriesOf(ep.id);
     expect(deliveries.map((d: { attempts: { status_code: number }[] }) => d.attempts[0]!.status_code).sort()).toEqual([410, 500]);
+  });
+
+  it('records the other attempts of a batch when one delivery was deleted with its endpoint while it was attempted', async () => {
+    const hold = await holdAnswers();
+    const deleted = await endpoint();
+    const kept = await endpoint();
+    startMeeting();
+    const attempted = worker.runOnce();
+    await waitUntil(() => hold.held.length === 2, 'both attempts under way');
+    expect((await t.request('DELETE', `/api/v1/public/webhook-endpoints/${deleted.id}`, { key })).status).toBe(204);
+    hold.release();
+    expect(await attempted).toBe(2);
+    expect(receiver.requests).toHaveLength(2);
+    expect(await deliveriesOf(kept.id)).toEqual([expect.objectContaining({ status: 'succeeded', attempt_count: 1 })]);
+    expect(t.services.db.prepare("SELECT count(*) FROM deliveries WHERE status = 'delivering'").pluck().get()).toBe(0);
+  });
+
+  it('delivers a backlog through the running worker exactly once, each delivery with one attempt', async () => {
+    const ep = await endpoint();
+    for (let i = 0; i < 30; i++) startMeeting();
+    worker.start();
+    await waitUntil(async () => (await deliveriesOf(ep.id)).every((d: { status: string }) => d.status === 'succeeded'), 'every delivery');
+    const deliveries = await deliveriesOf(ep.id);
+    expect(deliveries).toHaveLength(30);
+    expect(deliveries.every((d: { attempts: unknown[] }) => d.attempts.length === 1)).toBe(true);
+    const sent = receiver.requests.map((r) => r.headers['x-svc-delivery']);
+    expect(new Set(sent).size).toBe(30);
+    expect(sent).toHaveLength(30);
+  });
+
+  it('shares the pool in turns between the backlogged endpoints of an organization with more of them than the pool has slots', async () => {
+    // The pool has 4 slots, an endpoint may take 2: five endpoints with a backlog of four deliveries each.
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    for (const name of names) await endpoint(['meeting.started'], `${receiver.url}?to=${name}`);
+    for (let i = 0; i < 4; i++) {
+      startMeeting();
+      t.clock.advance(1);
+    }
+    worker.start();
+    await waitUntil(() => receiver.requests.length === 20, 'every delivery');
+    const order = receiver.requests.map((r) => new URL(r.path, 'http://receiver').searchParams.get('to'));
+    // Each endpoint's first delivery (the oldest due ones) goes out before any endpoint's third.
+    const firstOf = names.map((name) => order.indexOf(name));
+    expect(Math.max(...firstOf)).toBeLessThan(8);
+    expect(order.filter((name) => name === 'e')).toHaveLength(4);
+  });
+
+  it('sends at most one more delivery per attempt under way once its endpoint is disabled, and the rest after it is enabled again', async () => {
+    const hold = await holdAnswers();
+    const ep = await endpoint();
+    for (let i = 0; i < 8; i++) startMeeting();
+    worker.start();
+    // The endpoint's share of the pool (2) is under way, and as many are reserved to follow them.
+    await waitUntil(() => hold.held.length === 2, 'two attempts under way');
+    expect((await t.request('PATCH', `/api/v1/public/webhook-endpoints/${ep.id}`, { key, body: { enabled: false } })).status).toBe(200);
+    const succeeded = t.services.db.prepare("SELECT count(*) FROM deliveries WHERE status = 'succeeded'").pluck();
+    // The first answer is followed by one reserved delivery; recording that answer gives up the rest of the reserve.
+    hold.releaseOldest();
+    await waitUntil(() => succeeded.get() === 1, 'the first answer recorded');
+    hold.release();
+    const delivering = t.services.db.prepare("SELECT count(*) FROM deliveries WHERE status = 'delivering'").pluck();
+    await waitUntil(() => delivering.get() === 0, 'no delivery being attempted');
+    expect(receiver.requests).toHaveLength(3);
+    const parked = (await deliveriesOf(ep.id)).filter((d: { status: string }) => d.status === 'pending');
+    expect(parked).toHaveLength(5);
+    expect(parked.every((d: { next_attempt_at: string | null }) => d.next_attempt_at === null)).toBe(true);
+
+    expect((await t.request('PATCH', `/api/v1/public/webhook-endpoints/${ep.id}`, { key, body: { enabled: true } })).status).toBe(200);
+    worker.wake();
+    await waitUntil(() => receiver.requests.length === 8 && delivering.get() === 0, 'every delivery');
+    expect(new Set(receiver.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(8);
+    expect((await deliveriesOf(ep.id)).every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
+  });
+
+  it('hands the deliveries it reserved back to the schedule when it stops', async () => {
+    const hold = await holdAnswers();
+    const ep = await endpoint();
+    for (let i = 0; i < 6; i++) startMeeting();
+    worker.start();
+    await waitUntil(() => hold.held.length === 2, 'two attempts under way');
+    const stopped = worker.stop();
+    hold.release();
+    await stopped;
+    const byStatus = t.services.db
+      .prepare('SELECT status, count(*) AS n, count(next_attempt_at) AS due FROM deliveries GROUP BY status ORDER BY status')
+      .all();
+    expect(byStatus).toEqual([
+      { status: 'pending', n: 4, due: 4 },
+      { status: 'succeeded', n: 2, due: 0 },
+    ]);
+    worker = t.deliveryWorker({ random: () => jitter });
+    expect(await worker.runOnce()).toBe(2);
+    expect(await worker.runOnce()).toBe(2);
+    expect(new Set(receiver.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(6);
+    expect((await deliveriesOf(ep.id)).every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
   });
 
   it('parks the pending deliveries of a disabled endpoint and sends them once it is enabled again', async () => {
