@@ -14,17 +14,22 @@ const DAY = 24 * HOUR;
 /** A real sender that holds every answer until `release` (in `order`, if given) and answers at once after that. */
 function holdingSender() {
   const real = httpSender({ timeoutMs: 5 * SECOND, allowPrivateTargets: true });
-  const held: { result: SendResult; release: (result: SendResult) => void }[] = [];
+  const held: { url: string; result: SendResult; release: (result: SendResult) => void }[] = [];
   let holding = true;
   const send: Sender = (url, headers, body) =>
-    real(url, headers, body).then((result) => (holding ? new Promise<SendResult>((release) => held.push({ result, release })) : result));
+    real(url, headers, body).then((result) =>
+      holding ? new Promise<SendResult>((release) => held.push({ url, result, release })) : result,
+    );
   return {
     send,
     held,
-    /** Answers the oldest held attempt, and goes on holding the others. */
-    releaseOldest() {
-      const oldest = held.shift()!;
-      oldest.release(oldest.result);
+    /** Answers the oldest held attempt (to a URL containing `to`, if given), and goes on holding the others. */
+    releaseOldest(to = '') {
+      const [oldest] = held.splice(
+        held.findIndex((h) => h.url.includes(to)),
+        1,
+      );
+      oldest!.release(oldest!.result);
     },
     release(order?: (a: SendResult, b: SendResult) => number) {
       holding = false;
@@ -294,6 +299,27 @@ describe('DeliveryWorker', () => {
     await waitUntil(() => receiver.requests.length === 8 && delivering.get() === 0, 'every delivery');
     expect(new Set(receiver.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(8);
     expect((await deliveriesOf(ep.id)).every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
+  });
+
+  it('sends at most one more delivery per attempt under way once its endpoint is deleted', async () => {
+    const hold = await holdAnswers();
+    const deleted = await endpoint(['meeting.started'], `${receiver.url}?to=deleted`);
+    const kept = await endpoint(['meeting.started'], `${receiver.url}?to=kept`);
+    for (let i = 0; i < 4; i++) startMeeting();
+    worker.start();
+    // Each endpoint has its share (2) under way and 2 reserved.
+    await waitUntil(() => hold.held.length === 4, 'four attempts under way');
+    expect((await t.request('DELETE', `/api/v1/public/webhook-endpoints/${deleted.id}`, { key })).status).toBe(204);
+    // One answer of each endpoint ends in the same turn, so both are recorded in one batch: the kept endpoint's
+    // success shows that the batch which finds the other endpoint gone has been recorded.
+    hold.releaseOldest('to=deleted');
+    hold.releaseOldest('to=kept');
+    const keptSucceeded = async () => (await deliveriesOf(kept.id)).filter((d: { status: string }) => d.status === 'succeeded').length;
+    await waitUntil(async () => (await keptSucceeded()) >= 1, "the kept endpoint's first answer recorded");
+    hold.release();
+    await waitUntil(async () => (await keptSucceeded()) === 4, 'every delivery of the kept endpoint');
+    expect(receiver.requests.filter((r) => r.path.includes('to=deleted'))).toHaveLength(3);
+    expect(t.services.db.prepare('SELECT count(*) FROM deliveries WHERE destination_id = ?').pluck().get(deleted.id)).toBe(0);
   });
 
   it('hands the deliveries it reserved back to the schedule when it stops', async () => {

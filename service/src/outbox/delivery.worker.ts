@@ -378,6 +378,8 @@ export class DeliveryWorker {
       { status, next_attempt_at: nextAttemptAt, completed_at: status === 'pending' ? null : isoAt(now) },
     );
     if (recorded) this.updateHealth(delivery, ok, result, now, healthOf);
+    // Its delivery was deleted with the destination: noting that (no health) gives up the destination's reserve.
+    else healthOf.set(delivery.destination_id, this.deps.targets[delivery.destination_kind].health(delivery.destination_id));
   }
 
   /** The delay before the next attempt: the schedule with ±10 % jitter, never sooner than a Retry-After asks. */
