@@ -1,9 +1,10 @@
 /**
  * (a) Signed deliveries per second of the real DeliveryWorker to the counting receiver at 1, 10 and
- * 100 endpoints, against plain unsigned POSTs from a keep-alive client loop at the same concurrency,
- * in rounds that interleave the endpoint counts; each row gives the medians over the rounds.
+ * 100 endpoints, against two keep-alive client loops at the same concurrency: one of bare signed POSTs
+ * (the headers the worker sends, signed afresh per request) and one of plain unsigned POSTs; in rounds
+ * that interleave the endpoint counts; each row gives the medians over the rounds.
  */
-import { verifyWebhook } from '@svc/connectors';
+import { newWebhookSecret, signDelivery, verifyWebhook } from '@svc/connectors';
 import type { Config } from '../../service/src/config';
 import type { Db } from '../../service/src/db/connection';
 import { createDeliveryWorker } from '../../service/src/services';
@@ -34,7 +35,7 @@ const WARMUP_DELIVERIES = 1_000;
 const DRAIN_TIMEOUT_MS = 60_000;
 const DRAIN_POLL_MS = 10;
 const TARGET_DELIVERIES_PER_SECOND = 500;
-/** Issue 14: one endpoint's signed deliveries reach at least this share of the bare POST loop's rate. */
+/** Issue 14: one endpoint's signed deliveries reach at least this share of the bare signed POST loop's rate. */
 const TARGET_SINGLE_ENDPOINT_SHARE = 0.5;
 
 /** What one throughput run measured. */
@@ -43,10 +44,13 @@ interface RunResult {
   cpuUs: number;
 }
 
-/** One round's worker run and baseline run for one endpoint count. */
+/** One round's worker run and its two baseline runs for one endpoint count. */
 interface Round {
   worker: RunResult;
-  baseline: RunResult;
+  /** Bare signed POSTs: what a signed webhook costs without the worker's durability and scheduling. */
+  signed: RunResult;
+  /** Plain unsigned POSTs of the same body with only a content type: the HTTP client alone. */
+  plain: RunResult;
   /** Share of the machine's CPU that other processes used during both runs. */
   otherCpu: number | null;
 }
@@ -155,7 +159,10 @@ function verifySample(checks: Checks, sample: Sample | null, secrets: Map<string
   }
 }
 
-/** The baseline: as many plain unsigned POSTs of the same body, round-robin over the same URLs, from a keep-alive client loop at `concurrency`. */
+/**
+ * A baseline: as many POSTs of the same body, round-robin over the same URLs, from a keep-alive client loop at
+ * `concurrency`; `signed` ones carry the headers the worker sends, signed afresh per request with a secret per URL.
+ */
 async function runBaseline(
   checks: Checks,
   receiverUrl: string,
@@ -163,29 +170,41 @@ async function runBaseline(
   deliveries: number,
   concurrency: number,
   payload: string,
+  signed: boolean,
 ): Promise<RunResult> {
   const receiverBase = new URL(receiverUrl).origin;
   const before = await receiverStats(receiverBase);
   const cpuBefore = process.cpuUsage();
+  const secrets = Array.from({ length: endpoints }, () => newWebhookSecret());
+  const eventId = (JSON.parse(payload) as { id: string }).id;
+  const headersOf = (i: number): Record<string, string> =>
+    signed
+      ? {
+          ...signDelivery({
+            secrets: [secrets[i % endpoints]!],
+            eventId,
+            eventType: 'registration.created',
+            deliveryId: `dlv_bench${i}`,
+            timestamp: Math.floor(Date.now() / 1000),
+            rawBody: payload,
+          }),
+          'User-Agent': 'svc-webhooks/1',
+        }
+      : { 'content-type': 'application/json' };
   const result = await closedLoop({
     total: deliveries,
     concurrency,
-    specOf: (i) => ({
-      url: `${receiverUrl}/hook/${i % endpoints}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: payload,
-    }),
+    specOf: (i) => ({ url: `${receiverUrl}/hook/${i % endpoints}`, method: 'POST', headers: headersOf(i), body: payload }),
   });
   const cpu = process.cpuUsage(cpuBefore);
   const after = await receiverStats(receiverBase);
   checks.check(
     result.errors + result.non2xx === 0,
-    `baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`,
+    `${signed ? 'signed' : 'plain'} baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`,
   );
   checks.check(
     after.count - before.count === deliveries,
-    `baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
+    `${signed ? 'signed' : 'plain'} baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
   );
   return { ms: result.elapsedMs, cpuUs: cpu.user + cpu.system };
 }
@@ -196,15 +215,17 @@ function workerConcurrency(settings: Config['webhooks'], endpoints: number): num
 }
 
 /**
- * ROUNDS rounds, each running every endpoint count: the worker, then the baseline at the worker's concurrency, to
+ * ROUNDS rounds, each running every endpoint count: the worker, then both baselines at the worker's concurrency, to
  * the receiver in a child process. Interleaving spreads a burst of other work on this machine over every row.
  */
 async function measureThroughput(checks: Checks, deliveries: number, settings: Config['webhooks']): Promise<ThroughputRow[]> {
   return withReceiver(async (receiverUrl) => {
-    progress(`(a) warm-up: ${WARMUP_DELIVERIES} deliveries to ${WARMUP_ENDPOINTS} endpoints, worker and baseline`);
+    progress(`(a) warm-up: ${WARMUP_DELIVERIES} deliveries to ${WARMUP_ENDPOINTS} endpoints, worker and baselines`);
     const warm = await runWorker(checks, receiverUrl, WARMUP_ENDPOINTS, WARMUP_DELIVERIES);
     const warmConcurrency = workerConcurrency(settings, WARMUP_ENDPOINTS);
-    await runBaseline(checks, receiverUrl, WARMUP_ENDPOINTS, WARMUP_DELIVERIES, warmConcurrency, warm.payload);
+    for (const signed of [true, false]) {
+      await runBaseline(checks, receiverUrl, WARMUP_ENDPOINTS, WARMUP_DELIVERIES, warmConcurrency, warm.payload, signed);
+    }
     const rows: ThroughputRow[] = ENDPOINT_COUNTS.map((endpoints) => ({
       endpoints,
       events: deliveries / endpoints,
@@ -215,12 +236,15 @@ async function measureThroughput(checks: Checks, deliveries: number, settings: C
     for (let round = 1; round <= ROUNDS; round++) {
       for (const row of rows) {
         progress(
-          `(a) round ${round}/${ROUNDS}: ${deliveries} deliveries to ${row.endpoints} endpoint(s), worker, then baseline at concurrency ${row.concurrency}`,
+          `(a) round ${round}/${ROUNDS}: ${deliveries} deliveries to ${row.endpoints} endpoint(s), worker, then baselines at concurrency ${row.concurrency}`,
         );
         const otherCpu = watchOtherCpu();
         const worker = await runWorker(checks, receiverUrl, row.endpoints, deliveries);
-        const baseline = await runBaseline(checks, receiverUrl, row.endpoints, deliveries, row.concurrency, worker.payload);
-        row.rounds.push({ worker, baseline, otherCpu: otherCpu() });
+        const baseline = (signed: boolean) =>
+          runBaseline(checks, receiverUrl, row.endpoints, deliveries, row.concurrency, worker.payload, signed);
+        const signed = await baseline(true);
+        const plain = await baseline(false);
+        row.rounds.push({ worker, signed, plain, otherCpu: otherCpu() });
       }
     }
     return rows;
@@ -237,14 +261,15 @@ function perSecond(deliveries: number, run: RunResult): number {
   return deliveries / (run.ms / 1000);
 }
 
-/** Each round's worker rate divided by its baseline rate. */
-function ratios(row: ThroughputRow): number[] {
-  return row.rounds.map((r) => r.baseline.ms / r.worker.ms);
+/** Each round's worker rate divided by the rate of its `baseline` run. */
+function ratios(row: ThroughputRow, baseline: 'signed' | 'plain'): number[] {
+  return row.rounds.map((r) => r[baseline].ms / r.worker.ms);
 }
 
 /** The rows as a markdown table, one row per endpoint count, medians over the rounds. */
 function formatThroughput(rows: ThroughputRow[]): string {
   const medianOf = (row: ThroughputRow, value: (r: Round) => number) => Math.round(median(row.rounds.map(value)));
+  const shareText = (shares: number[]) => `${percent(median(shares))} (${shares.map(percent).join(', ')})`;
   return markdownTable(
     [
       'endpoints',
@@ -252,13 +277,14 @@ function formatThroughput(rows: ThroughputRow[]): string {
       'max in flight',
       'worker deliveries/s',
       'worker CPU µs/delivery',
-      'baseline POSTs/s',
-      'baseline CPU µs/POST',
-      'worker vs baseline (rounds)',
+      'signed loop POSTs/s',
+      'signed loop CPU µs/POST',
+      'worker vs signed loop (rounds)',
+      'plain loop POSTs/s',
+      'worker vs plain loop (rounds)',
       'other CPU (highest)',
     ],
     rows.map((row) => {
-      const shares = ratios(row);
       const others = row.rounds.map((r) => r.otherCpu).filter((c): c is number => c !== null);
       return [
         row.endpoints,
@@ -266,31 +292,33 @@ function formatThroughput(rows: ThroughputRow[]): string {
         row.concurrency,
         medianOf(row, (r) => perSecond(row.deliveries, r.worker)),
         medianOf(row, (r) => r.worker.cpuUs / row.deliveries),
-        medianOf(row, (r) => perSecond(row.deliveries, r.baseline)),
-        medianOf(row, (r) => r.baseline.cpuUs / row.deliveries),
-        `${percent(median(shares))} (${shares.map(percent).join(', ')})`,
+        medianOf(row, (r) => perSecond(row.deliveries, r.signed)),
+        medianOf(row, (r) => r.signed.cpuUs / row.deliveries),
+        shareText(ratios(row, 'signed')),
+        medianOf(row, (r) => perSecond(row.deliveries, r.plain)),
+        shareText(ratios(row, 'plain')),
         otherCpuText(others.length === 0 ? null : Math.max(...others)),
       ];
     }),
-    [0, 2, 3, 4, 5, 6, 7, 8],
+    [0, 2, 3, 4, 5, 6, 7, 8, 9, 10],
   );
 }
 
-/** The target lines: the slowest endpoint count against TARGET_DELIVERIES_PER_SECOND, one endpoint against the bare loop. */
+/** The target lines: the slowest endpoint count against TARGET_DELIVERIES_PER_SECOND, one endpoint against the bare signed loop. */
 function formatTargets(rows: ThroughputRow[]): string {
   const rateOf = (row: ThroughputRow) => median(row.rounds.map((r) => perSecond(row.deliveries, r.worker)));
   const slowest = rows.reduce((a, b) => (rateOf(a) <= rateOf(b) ? a : b));
   const single = rows.find((row) => row.endpoints === 1)!;
-  const share = median(ratios(single));
+  const share = median(ratios(single, 'signed'));
   return [
     `- >= ${TARGET_DELIVERIES_PER_SECOND} signed deliveries/s at every endpoint count: ` +
       `${verdict(rateOf(slowest) >= TARGET_DELIVERIES_PER_SECOND)} (lowest: ${Math.round(rateOf(slowest))}/s at ${slowest.endpoints} endpoint(s))`,
-    `- one endpoint >= ${percent(TARGET_SINGLE_ENDPOINT_SHARE)} of the bare POST loop (median of ${ROUNDS} rounds): ` +
-      `${verdict(share >= TARGET_SINGLE_ENDPOINT_SHARE)} (${percent(share)})`,
+    `- one endpoint >= ${percent(TARGET_SINGLE_ENDPOINT_SHARE)} of the bare signed POST loop (median of ${ROUNDS} rounds): ` +
+      `${verdict(share >= TARGET_SINGLE_ENDPOINT_SHARE)} (${percent(share)}; ${percent(median(ratios(single, 'plain')))} of the plain loop)`,
   ].join('\n');
 }
 
-/** (a) Delivery throughput, worker against baseline. */
+/** (a) Delivery throughput, worker against the two baseline loops. */
 export const throughput: Subject = {
   name: 'throughput',
   async run(checks) {
