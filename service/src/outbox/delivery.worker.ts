@@ -66,7 +66,7 @@ export class DeliveryWorker {
   private unrecorded: Outcome[] = [];
   /** Leased deliveries per destination, to be attempted one after another as its attempts end. */
   private readonly reserves = new Map<string, ClaimedDelivery[]>();
-  /** Reserved deliveries given up (their destination failed for good, was disabled, or the worker stops), to unclaim. */
+  /** Reserved deliveries given up (their destination failed for good, was disabled, or the worker stopped), to unclaim. */
   private released: ClaimedDelivery[] = [];
   /** Runs whose next reserved attempt starts at the next turn, together with the other runs'. */
   private waiting: (() => void)[] = [];
@@ -101,21 +101,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * Stops claiming and waits for the attempts in flight to be recorded (their runs give their reserves back as they
-   * end); hands back whatever is still reserved, e.g. after a failed recording. Attempts not recorded are made again
-   * after a restart.
+   * Stops claiming and waits for the attempts in flight to be recorded; their runs give their reserves back as they
+   * end. Any delivery left leased (an attempt not recorded) is attempted again after a restart.
    */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    const reserved = [...this.released, ...[...this.reserves.values()].flat()];
-    this.reserves.clear();
-    this.released = [];
-    if (reserved.length === 0) return;
-    try {
-      this.deps.transaction(() => this.unclaim(reserved));
-    } catch (err) {
-      this.deps.logger.error('handing reserved deliveries back failed; their leases will run out', { error: (err as Error).message });
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Tells a running worker that new deliveries may be due now. */
