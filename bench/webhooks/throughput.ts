@@ -7,6 +7,7 @@
 import { newWebhookSecret, signDelivery, verifyWebhook } from '@svc/connectors';
 import type { Config } from '../../service/src/config';
 import type { Db } from '../../service/src/db/connection';
+import { SENDER_USER_AGENT } from '../../service/src/outbox/http-sender';
 import { createDeliveryWorker } from '../../service/src/services';
 import {
   breathe,
@@ -172,10 +173,8 @@ async function runBaseline(
   payload: string,
   signed: boolean,
 ): Promise<RunResult> {
-  const receiverBase = new URL(receiverUrl).origin;
-  const before = await receiverStats(receiverBase);
-  const cpuBefore = process.cpuUsage();
-  const secrets = Array.from({ length: endpoints }, () => newWebhookSecret());
+  const name = signed ? 'signed' : 'plain';
+  const secrets = signed ? Array.from({ length: endpoints }, () => newWebhookSecret()) : [];
   const eventId = (JSON.parse(payload) as { id: string }).id;
   const headersOf = (i: number): Record<string, string> =>
     signed
@@ -188,9 +187,12 @@ async function runBaseline(
             timestamp: Math.floor(Date.now() / 1000),
             rawBody: payload,
           }),
-          'User-Agent': 'svc-webhooks/1',
+          'User-Agent': SENDER_USER_AGENT,
         }
       : { 'content-type': 'application/json' };
+  const receiverBase = new URL(receiverUrl).origin;
+  const before = await receiverStats(receiverBase);
+  const cpuBefore = process.cpuUsage();
   const result = await closedLoop({
     total: deliveries,
     concurrency,
@@ -200,11 +202,11 @@ async function runBaseline(
   const after = await receiverStats(receiverBase);
   checks.check(
     result.errors + result.non2xx === 0,
-    `${signed ? 'signed' : 'plain'} baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`,
+    `${name} baseline at ${endpoints} endpoints: ${result.errors} errors, ${result.non2xx} non-2xx answers`,
   );
   checks.check(
     after.count - before.count === deliveries,
-    `${signed ? 'signed' : 'plain'} baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
+    `${name} baseline at ${endpoints} endpoints: the receiver got ${after.count - before.count} requests, expected ${deliveries}`,
   );
   return { ms: result.elapsedMs, cpuUs: cpu.user + cpu.system };
 }

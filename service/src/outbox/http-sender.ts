@@ -8,6 +8,8 @@ import { isIpLiteral, isPublicAddress } from './url-policy';
 
 const RESPONSE_BODY_LIMIT = 1024;
 const MAX_PARSED_URLS = 10_000;
+/** The User-Agent of every webhook and chat POST. */
+export const SENDER_USER_AGENT = 'svc-webhooks/1';
 
 /** POSTs a body; never throws. The result's retryAfterMs is the answer's Retry-After, whatever the status. */
 export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
@@ -73,7 +75,7 @@ export function httpSender(opts: { timeoutMs: number; connectTimeoutMs?: number;
       const req = transport.request({
         ...options,
         method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'svc-webhooks/1' },
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': SENDER_USER_AGENT },
         agent: agents[target.protocol as 'http:' | 'https:'],
         lookup,
       });
