@@ -2,6 +2,7 @@ import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '../config';
+import { allowedHostnames, isLoopbackOrigin } from '../http/allowed-hosts';
 import { authenticate, requireKey } from '../http/auth';
 import { jsonBody } from '../http/body';
 import { rateLimit, type RateLimiter } from '../http/rate-limit';
@@ -12,8 +13,6 @@ import { McpCatalog } from './mcp.server';
 /** The version the MCP server reports in initialize. */
 export const MCP_SERVER_VERSION = '0.1.0';
 
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-
 /** What the MCP endpoint needs: the services, the base URL (for the allowed hosts), and the REST API's rate limiter, so a key has one budget. */
 export interface McpEndpointDeps {
   config: Config;
@@ -22,28 +21,20 @@ export interface McpEndpointDeps {
   limiter: RateLimiter;
 }
 
-/** The host names the endpoint answers to: the base URL's and loopback (DNS-rebinding protection). */
-export function allowedHostnames(baseUrl: string): string[] {
-  return [...new Set([new URL(baseUrl).hostname, ...LOOPBACK])];
-}
-
 /** True for no Origin (not a browser), the base URL's origin, or a loopback origin. */
 export function isAllowedOrigin(origin: string | undefined, baseUrl: string): boolean {
   if (origin === undefined) return true;
   try {
     const url = new URL(origin);
-    return url.origin === new URL(baseUrl).origin || (LOOPBACK.includes(url.hostname) && /^https?:$/.test(url.protocol));
+    return url.origin === new URL(baseUrl).origin || isLoopbackOrigin(url);
   } catch {
     return false;
   }
 }
 
-function rpcError(status: number, message: string, headers: Record<string, string> = {}): RequestHandler {
+function rpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): RequestHandler {
   return (_req, res) => {
-    res
-      .status(status)
-      .set(headers)
-      .json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code, message }, id: null });
   };
 }
 
@@ -67,6 +58,14 @@ export function mcpRouter({ config, services, logger, limiter }: McpEndpointDeps
   router.use(authenticate(services.identity));
   router.use(rateLimit(limiter, services.clock));
   router.use(requireKey);
+  const batch = rpcError(
+    400,
+    'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per request',
+    {},
+    -32600,
+  );
+  // A batch would run many calls for one request's share of the rate limit.
+  const refuseBatch: RequestHandler = (req, res, next) => (Array.isArray(req.body) ? batch(req, res, next) : next());
   const handle: RequestHandler = async (req, res) => {
     const server = catalog.serverFor({ principal: req.principal!, services }, logger, MCP_SERVER_VERSION);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: wantsJson(req) });
@@ -77,7 +76,7 @@ export function mcpRouter({ config, services, logger, limiter }: McpEndpointDeps
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   };
-  router.post('/', jsonBody, handle);
+  router.post('/', jsonBody, refuseBatch, handle);
   router.all('/', rpcError(405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST', { Allow: 'POST' }));
   return router;
 }

@@ -80,9 +80,10 @@ export class McpCatalog {
           `Unknown resource ${params.uri}: use svc://meetings/{id}/transcript or svc://meetings/{id}/summary`,
         );
       }
+      const meeting = decodeMeetingRef(match[1]!, params.uri);
       try {
         if (!scopes.includes(template.scope)) throw AppError.missingScope(template.scope);
-        const text = template.read(ctx, decodeURIComponent(match[1]!));
+        const text = template.read(ctx, meeting);
         return { contents: [{ uri: params.uri, mimeType: template.mimeType, text }] };
       } catch (err) {
         throw resourceError(err, logger);
@@ -133,6 +134,14 @@ function listResources(
     return next ? { resources, nextCursor: Buffer.from(JSON.stringify(next)).toString('base64url') } : { resources };
   } catch (err) {
     throw resourceError(err, logger);
+  }
+}
+
+function decodeMeetingRef(encoded: string, uri: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new McpError(JsonRpcCode.InvalidParams, `The meeting in ${uri} is not valid percent-encoded UTF-8`);
   }
 }
 

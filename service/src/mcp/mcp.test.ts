@@ -261,6 +261,12 @@ describe('MCP endpoint through the official SDK client', () => {
       code: -32002,
     });
     await expect(client.readResource({ uri: 'svc://meetings/x/recording' })).rejects.toMatchObject({ code: -32602 });
+    for (const bad of ['%ZZ', '%E0%A4%A', '%C0%AF']) {
+      await expect(client.readResource({ uri: `svc://meetings/${bad}/transcript` })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/not valid percent-encoded UTF-8/),
+      });
+    }
     const noTranscripts = await clientWith(['meetings:read']);
     expect((await noTranscripts.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect((await noTranscripts.listResources()).resources).toEqual([]);
@@ -500,6 +506,94 @@ describe('search_content and ask_meetings through the official SDK client', () =
   });
 });
 
+describe('MCP endpoint with two organizations', () => {
+  let t: TestServer;
+  let ours: Client;
+  let theirs: Client;
+  let foreign: { id: string; code: string };
+  const SCOPES: Scope[] = ['meetings:read', 'meetings:write', 'transcripts:read'];
+  const structured = async (c: Client, name: string, args: Record<string, unknown>) =>
+    (await c.callTool({ name, arguments: args })).structuredContent as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    const own = seedMeeting(t, { title: 'Our planning' });
+    seedTranscript(t.services, own.id);
+    seedSummary(t.services, own.id);
+    const other = t.services.identity.createOrganization(t.owner.id, 'Other company');
+    const row = seedMeeting(t, { title: 'Zeppelin board' }, other.id);
+    t.services.transcripts.complete(row.id, {
+      language: 'en',
+      segments: [{ start: 0, end: 4, speaker: 'Zed', text: 'The zeppelin hangar lease is confidential.' }],
+    });
+    t.services.summaries.save(row.id, {
+      tldr: 'Zeppelin hangar.',
+      decisions: [],
+      action_items: [{ text: 'Renew the zeppelin hangar lease', owner: 'Zed', due: null, cite: [0] }],
+      generator: 'extractive',
+    });
+    foreign = { id: row.id, code: row.code };
+    ours = await connectMcpClient(t.url, t.key(SCOPES, { org: t.org.id }));
+    theirs = await connectMcpClient(t.url, t.key(SCOPES, { org: other.id }));
+  });
+  afterAll(async () => {
+    await Promise.all([ours.close(), theirs.close()]);
+    await t.close();
+  });
+
+  it("shows a key none of another organization's meetings, transcripts, summaries, tasks or search hits", async () => {
+    expect((await structured(theirs, 'list_meetings', {})).meetings.map((m: { id: string }) => m.id)).toEqual([foreign.id]);
+    expect((await structured(ours, 'list_meetings', {})).meetings.map((m: { title: string }) => m.title)).toEqual(['Our planning']);
+    for (const name of ['get_meeting', 'get_transcript', 'get_summary']) {
+      for (const ref of [foreign.id, foreign.code]) {
+        expect((await theirs.callTool({ name, arguments: { meeting: ref } })).isError).toBeFalsy();
+        const refused = await ours.callTool({ name, arguments: { meeting: ref } });
+        expect([name, refused.isError, resultText(refused)]).toEqual([name, true, expect.stringMatching(/^Error \(not_found\)/)]);
+      }
+    }
+    expect((await structured(theirs, 'list_tasks', {})).tasks.map((task: { text: string }) => task.text)).toEqual([
+      'Renew the zeppelin hangar lease',
+    ]);
+    expect((await structured(ours, 'list_tasks', {})).tasks.map((task: { text: string }) => task.text)).toEqual([
+      'Write the release notes',
+    ]);
+    expect((await structured(theirs, 'search_content', { query: 'zeppelin hangar' })).hits).toHaveLength(1);
+    expect((await structured(ours, 'search_content', { query: 'zeppelin hangar' })).hits).toEqual([]);
+    expect(await structured(theirs, 'ask_meetings', { question: 'What about the zeppelin hangar lease?' })).toMatchObject({ found: true });
+    expect(await structured(ours, 'ask_meetings', { question: 'What about the zeppelin hangar lease?' })).toMatchObject({
+      found: false,
+      citations: [],
+    });
+  });
+
+  it('lists and reads no resource of another organization', async () => {
+    const uris = async (c: Client) => {
+      const all: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await c.listResources(cursor ? { cursor } : {});
+        all.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return all;
+    };
+    const theirUris = [`svc://meetings/${foreign.id}/transcript`, `svc://meetings/${foreign.id}/summary`];
+    expect(await uris(theirs)).toEqual(theirUris);
+    expect(await uris(ours)).toEqual(expect.not.arrayContaining([expect.stringContaining(foreign.id)]));
+    expect(await uris(ours)).toHaveLength(2);
+    for (const uri of [...theirUris, `svc://meetings/${foreign.code}/transcript`]) {
+      expect((await theirs.readResource({ uri })).contents).toHaveLength(1);
+      await expect(ours.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
+    }
+  });
+
+  it('creates meetings in the organization of the key', async () => {
+    const created = await structured(ours, 'create_meeting', { title: 'Ours only' });
+    expect(t.services.db.prepare('SELECT organization_id FROM meetings WHERE id = ?').pluck().get(created.id)).toBe(t.org.id);
+    expect((await theirs.callTool({ name: 'get_meeting', arguments: { meeting: created.id } })).isError).toBe(true);
+  });
+});
+
 describe('MCP endpoint rate limit', () => {
   let t: TestServer;
   beforeAll(async () => {
@@ -520,5 +614,33 @@ describe('MCP endpoint rate limit', () => {
     expect(limited.headers['retry-after']).toBe('1');
     t.clock.advance(1000);
     expect((await rawPost(t.url, headers, INITIALIZE)).status).toBe(200);
+  });
+
+  it('refuses a JSON-RPC batch with -32600, runs none of its calls, and charges it as one request', async () => {
+    const key = t.key(['meetings:write'], { rateLimited: true });
+    const headers = { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' };
+    const create = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'create_meeting', arguments: { title: `Batched ${id}` } },
+    });
+    const meetings = () => t.services.db.prepare('SELECT COUNT(*) FROM meetings').pluck().get() as number;
+    const before = meetings();
+    const first = await rawPost(t.url, headers, create(0));
+    expect(first.status).toBe(200);
+    expect(meetings()).toBe(before + 1);
+    const remaining = Number(first.headers['x-ratelimit-remaining']);
+
+    t.clock.advance(1000);
+    const refused = await rawPost(t.url, headers, [INITIALIZE, ...Array.from({ length: 50 }, (_, i) => create(i + 1))]);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/batch/) },
+    });
+    expect(Number(refused.headers['x-ratelimit-remaining'])).toBe(remaining - 1);
+    expect(meetings()).toBe(before + 1);
   });
 });
