@@ -8,6 +8,7 @@ import {
   badRequest,
   notFound,
   op,
+  problem,
   type OpenApiFragment,
 } from '../openapi/openapi.parts';
 
@@ -24,7 +25,19 @@ export const recordingsOpenApi: OpenApiFragment = {
         responses: {
           '200': json('A page of recordings.', page('Recording')),
           '400': badRequest,
+          '206': {
+            description: 'The requested byte range (`Range: bytes=start-end`), with `Content-Range`.',
+            headers: rateLimitHeaderRefs,
+            content: {
+              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
+              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
+            },
+          },
           '404': notFound,
+          '416': {
+            ...problem('The Range asks for bytes outside the file (`range_not_satisfiable`).'),
+            headers: { 'Content-Range': { description: '`bytes */SIZE`: the size of the file.', schema: { type: 'string' } } },
+          },
           ...errors('recordings:read'),
         },
       }),
@@ -37,7 +50,7 @@ export const recordingsOpenApi: OpenApiFragment = {
         summary: 'Download the file of a ready recording',
         description:
           "With the API key, or without one through the recording's signed `download_url` (`?token=`), which expires " +
-          '(SVC_RECORDING_URL_TTL_SECONDS, 24 h by default). Range requests are answered with 206.',
+          '(SVC_RECORDING_URL_TTL_SECONDS, 24 h by default). Range requests are answered with 206, a range outside the file with 416.',
         parameters: [
           {
             name: 'token',
@@ -56,7 +69,19 @@ export const recordingsOpenApi: OpenApiFragment = {
               'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
             },
           },
+          '206': {
+            description: 'The requested byte range (`Range: bytes=start-end`), with `Content-Range`.',
+            headers: rateLimitHeaderRefs,
+            content: {
+              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
+              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
+            },
+          },
           '404': notFound,
+          '416': {
+            ...problem('The Range asks for bytes outside the file (`range_not_satisfiable`).'),
+            headers: { 'Content-Range': { description: '`bytes */SIZE`: the size of the file.', schema: { type: 'string' } } },
+          },
           ...errors('recordings:read'),
         },
       }),

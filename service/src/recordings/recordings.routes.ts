@@ -47,7 +47,17 @@ async function sendRecording(res: Response, id: string, file: RecordingFile): Pr
   res.attachment(file.fileName);
   await new Promise<void>((resolve, reject) =>
     res.sendFile(file.path, { headers: { 'Content-Type': file.contentType }, acceptRanges: true }, (err) =>
-      err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? AppError.notFound(`Recording ${id}`) : err) : resolve(),
+      err ? reject(sendError(res, id, err)) : resolve(),
     ),
   );
+}
+
+/** What a failed sendFile answers: 404 for a missing file, 416 with the file's size in Content-Range for a range outside it. */
+function sendError(res: Response, id: string, err: Error): Error {
+  const { code, status, headers } = err as Error & { code?: string; status?: number; headers?: Record<string, string> };
+  if (code === 'ENOENT') return AppError.notFound(`Recording ${id}`);
+  if (status !== 416) return err;
+  res.removeHeader('Content-Disposition');
+  if (headers?.['Content-Range']) res.set('Content-Range', headers['Content-Range']);
+  return new AppError('range_not_satisfiable', 'The Range header asks for bytes outside the recording', { param: 'Range' });
 }

@@ -75,4 +75,17 @@ describe('recordings API', () => {
     expect(expired.status).toBe(401);
     expect(expired.body.code).toBe('unauthorized');
   });
+
+  it.each(['bytes=999999999-', 'bytes=5-1', 'bytes=-0'])('answers %s with 416, Content-Range bytes */size and a problem', async (range) => {
+    const recording = seedRecording(t, seedMeeting(t).id, 'abcdefghij');
+    const res = await t.request('GET', `/api/v1/public/recordings/${recording.id}/download`, { key, headers: { range } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get('content-range')).toBe('bytes */10');
+    expect(res.headers.get('content-disposition')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 416, code: 'range_not_satisfiable', param: 'Range' });
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js)/);
+    const valid = await t.request('GET', `/api/v1/public/recordings/${recording.id}/download`, { key, headers: { range: 'bytes=7-' } });
+    expect([valid.status, valid.body, valid.headers.get('content-range')]).toEqual([206, 'hij', 'bytes 7-9/10']);
+  });
 });

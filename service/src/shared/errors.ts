@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'conflict'
   | 'payload_too_large'
+  | 'range_not_satisfiable'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'meeting_unavailable'
