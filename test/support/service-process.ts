@@ -13,6 +13,8 @@ export interface ServiceProcess {
   dataDir: string;
   /** Everything the process printed on stdout so far. */
   stdout(): string;
+  /** True until the process has exited. */
+  running(): boolean;
   /** Sends `signal` and waits for the process to exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -51,6 +53,7 @@ export async function startService(dataDir: string, env: Record<string, string> 
     url,
     dataDir,
     stdout: () => out,
+    running: () => child.exitCode === null && child.signalCode === null,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

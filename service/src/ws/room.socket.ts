@@ -23,6 +23,14 @@ const HEARTBEAT_MS = 15_000;
 /** Requests one socket may send in a burst, and per second after that. */
 const REQUEST_BURST = 100;
 const REQUESTS_PER_SECOND = 50;
+/** What a socket may send while its peer is being placed; a page sends one or two requests. */
+const EARLY_FRAMES_LIMIT = 32;
+const EARLY_BYTES_LIMIT = 256 * 1024;
+/** A refused socket gets this long to finish the close handshake, and may send this much meanwhile (all discarded). */
+const REFUSED_LINGER_MS = 2_000;
+const REFUSED_BYTES_LIMIT = 64 * 1024;
+/** Answers and notifications queued for a socket that does not read them; past this it is cut off. */
+const SEND_BUFFER_LIMIT = 4 * 1024 * 1024;
 
 /** The room sockets of an HTTP server; `close()` ends them all. */
 export interface RoomSockets {
@@ -33,12 +41,14 @@ export interface RoomSockets {
 export function attachRoomSockets(server: http.Server, rooms: RoomsService, logger: Logger): RoomSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== ROOM_SOCKET_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    // Node removes its own error handler from an upgraded socket: a reset before ws takes it over must not throw.
+    socket.on('error', () => socket.destroy());
+    const url = requestUrl(req.url);
+    if (!url) return rejectUpgrade(socket, '400 Bad Request');
+    if (url.pathname !== ROOM_SOCKET_PATH) return rejectUpgrade(socket, '404 Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // Protocol errors (bad UTF-8, oversized frames, bad close codes) end this socket, never the process.
+      ws.on('error', (error) => logger.debug('room socket closed on a protocol error', { error: error.message }));
       ws.on('pong', () => unanswered.delete(ws));
       void serveSocket(ws, url.searchParams.get('credential') ?? '', rooms, logger);
     });
@@ -65,17 +75,49 @@ export function attachRoomSockets(server: http.Server, rooms: RoomsService, logg
   };
 }
 
+/** The request target of an upgrade as a URL, or undefined when it is not one (`GET http://[`). */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
+function rejectUpgrade(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+function frameBytes(raw: RawData): number {
+  return Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw.byteLength;
+}
+
 async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsService, logger: Logger): Promise<void> {
   const send = (frame: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > SEND_BUFFER_LIMIT) return ws.terminate();
+    ws.send(JSON.stringify(frame));
   };
   const refuse = (error: RoomError, code: number) => {
     send({ notification: 'error', data: error });
     ws.close(code, error.code);
+    // Whatever a refused socket still sends is dropped, and only a little of it is read before it is cut off.
+    let discarded = 0;
+    ws.removeAllListeners('message');
+    ws.on('message', (raw) => {
+      discarded += frameBytes(raw);
+      if (discarded > REFUSED_BYTES_LIMIT) ws.terminate();
+    });
+    setTimeout(() => ws.terminate(), REFUSED_LINGER_MS).unref();
   };
-  // Frames that arrive while the peer is being placed wait for it.
+  // Frames that arrive while the peer is being placed wait for it, up to a small limit.
   const early: RawData[] = [];
-  ws.on('message', (raw) => early.push(raw));
+  let earlyBytes = 0;
+  ws.on('message', (raw) => {
+    early.push(raw);
+    earlyBytes += frameBytes(raw);
+    if (early.length > EARLY_FRAMES_LIMIT || earlyBytes > EARLY_BYTES_LIMIT) ws.terminate();
+  });
 
   let session: RoomSession;
   try {
@@ -99,8 +141,7 @@ async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsServic
     void answer(raw).then(send);
   };
   const answer = async (raw: RawData): Promise<unknown> => {
-    const bytes = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw.byteLength;
-    if (bytes > ROOM_LIMITS.maxFrameBytes) {
+    if (frameBytes(raw) > ROOM_LIMITS.maxFrameBytes) {
       return failure(null, { code: 'payload_too_large', message: `Frames are at most ${ROOM_LIMITS.maxFrameBytes} bytes` });
     }
     if (!allowance.take(Date.now())) return failure(null, { code: 'rate_limited', message: 'Too many requests; slow down' });
