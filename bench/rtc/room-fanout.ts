@@ -86,6 +86,7 @@ export function roomFanout(rooms: RoomsCore): FanoutSetup {
           identity: `bench-${meeting.id}-${i}`,
           registrationId: null,
           switchedOff: [],
+          embedTokenId: null,
         };
         const connection = new ResumingConnection();
         const session = await services.rooms.connect(admission, connection);

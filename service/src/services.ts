@@ -27,6 +27,7 @@ import { SecretBox } from './shared/secret-box';
 import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
 import { ChatRepo } from './rooms/chat.repo';
+import { RemovalsRepo } from './rooms/removals.repo';
 import { RoomsService } from './rooms/rooms.service';
 import { RoomRecordings } from './rooms/room-recordings';
 import { EmbedRepo } from './embed/embed.repo';
@@ -185,6 +186,7 @@ export function createServices(
     roomLinks,
     embedTokens,
     new ChatRepo(db),
+    new RemovalsRepo(db),
     search,
     tokens,
     transaction,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { SignedTokens } from '../shared/signed-tokens';
@@ -29,6 +30,11 @@ export interface EmbedGrant {
   expiresAt: number;
 }
 
+/** A grant read from a token, with the token's id (a digest of its signed part: the same however often it is used). */
+export interface TokenGrant extends EmbedGrant {
+  id: string;
+}
+
 type EmbedClaims = { m: string; n: string; f: EmbedFeatureSet };
 
 /** Signs and checks embed tokens (`svc_et_...`), HMAC-signed under their own derived key. */
@@ -45,17 +51,18 @@ export class EmbedTokens {
   }
 
   /** What a token grants now; unauthorized when it is tampered with, foreign or expired. */
-  grantOf(token: string): EmbedGrant {
+  grantOf(token: string): TokenGrant {
     const inspected = this.inspect(token);
     if (inspected.expired) throw new AppError('unauthorized', 'The embed token has expired; the embedding page must fetch a new one');
     return inspected.grant;
   }
 
   /** What a genuine token grants and whether it has expired (the embed page says so inside the frame); unauthorized when not genuine. */
-  inspect(token: string): { grant: EmbedGrant; expired: boolean } {
+  inspect(token: string): { grant: TokenGrant; expired: boolean } {
     const claims = this.tokens.signedClaims<EmbedClaims>('embed', token, EMBED_TOKEN_PREFIX);
     const expiresAt = claims.exp * 1000;
-    return { grant: { meetingId: claims.m, name: claims.n, features: claims.f, expiresAt }, expired: expiresAt <= this.clock.now() };
+    const id = createHash('sha256').update(token.split('.')[0]!).digest('base64url').slice(0, 22);
+    return { grant: { id, meetingId: claims.m, name: claims.n, features: claims.f, expiresAt }, expired: expiresAt <= this.clock.now() };
   }
 }
 

@@ -12,6 +12,8 @@ export interface Admission {
   registrationId: string | null;
   /** Parts of the room an embed token switched off for this peer (empty otherwise). */
   switchedOff: readonly EmbedFeature[];
+  /** Set for a guest of an embed token: the same for every credential that token gives. */
+  embedTokenId: string | null;
 }
 
 /** The adapter side of a peer: how the room reaches its socket. */
@@ -37,6 +39,8 @@ export class Peer {
   rtpCapabilities: unknown = null;
   /** A host let the peer in from the waiting room. */
   admitted = false;
+  /** A host removed this person from the meeting earlier; they wait until a host lets them back. */
+  removedEarlier = false;
   /** When the peer entered the waiting room (epoch ms). */
   waitingSince: number | null = null;
   readonly media: PeerInfo['media'] = {};
@@ -61,6 +65,19 @@ export class Peer {
 
   get isHost(): boolean {
     return this.admission.role === 'host';
+  }
+
+  /**
+   * What a removal of this person is recorded under: their identity, and the webinar registration or embed
+   * token their credential came from (a new credential from the same personal link or token is the same person).
+   */
+  removalKeys(): string[] {
+    const { identity, registrationId, embedTokenId } = this.admission;
+    return [
+      `identity:${identity}`,
+      ...(registrationId ? [`registration:${registrationId}`] : []),
+      ...(embedTokenId ? [`embed:${embedTokenId}`] : []),
+    ];
   }
 
   /** The peer as everyone in the room sees it. */

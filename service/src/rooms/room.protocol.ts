@@ -85,6 +85,8 @@ export interface WaitingPeer {
   id: string;
   name: string;
   since: string;
+  /** A host removed this person from the meeting earlier; admitting them lets them back. */
+  removedEarlier: boolean;
 }
 
 /** A chat message as stored and shown. */

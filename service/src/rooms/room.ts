@@ -66,7 +66,12 @@ export class Room {
 
   /** The waiting room as hosts see it. */
   waitingList(): WaitingPeer[] {
-    return this.waiting().map((p) => ({ id: p.id, name: p.name, since: new Date(p.waitingSince!).toISOString() }));
+    return this.waiting().map((p) => ({
+      id: p.id,
+      name: p.name,
+      since: new Date(p.waitingSince!).toISOString(),
+      removedEarlier: p.removedEarlier,
+    }));
   }
 
   /** True while nobody is connected (joined or waiting). */

@@ -16,6 +16,7 @@ import type { RegistrationsService } from '../webinars/registrations.service';
 import type { SearchService } from '../search/search.service';
 import { EMBED_FEATURES, type EmbedFeature, type EmbedTokens } from '../embed/embed-tokens';
 import type { ChatRepo } from './chat.repo';
+import type { RemovalsRepo } from './removals.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import type { RoomLinks } from './room-links';
 import type { RoomMediaProvider } from './room.media';
@@ -54,8 +55,8 @@ const CHAT_HISTORY = 100;
 const MEDIA_RECOVERY_LIMIT_MS = 30_000;
 const MEDIA_RECOVERY_RETRY_MS = 250;
 
-/** `o`: features an embed token switched off. */
-type CredentialClaims = { m: string; r: 'host' | 'guest'; n: string; i: string; g: string | null; o?: EmbedFeature[] };
+/** `o`: features an embed token switched off; `e`: the embed token's id. */
+type CredentialClaims = { m: string; r: 'host' | 'guest'; n: string; i: string; g: string | null; o?: EmbedFeature[]; e?: string };
 
 const validateCredentialRequest = objectValidator<CredentialRequest>({
   type: 'object',
@@ -94,6 +95,7 @@ export class RoomsService {
     private readonly links: RoomLinks,
     private readonly embedTokens: EmbedTokens,
     private readonly chat: ChatRepo,
+    private readonly removals: RemovalsRepo,
     private readonly search: SearchService,
     private readonly tokens: SignedTokens,
     private readonly transaction: Transaction,
@@ -158,6 +160,7 @@ export class RoomsService {
       identity: claims.i,
       registrationId: claims.g,
       switchedOff: claims.o ?? [],
+      embedTokenId: claims.e ?? null,
     };
   }
 
@@ -172,14 +175,18 @@ export class RoomsService {
     return { room, peer };
   }
 
-  /** Enters the room, or the waiting room when the meeting has one and no host let the peer in yet. */
+  /**
+   * Enters the room, or the waiting room when no host let the peer in yet and the meeting has one or a
+   * host removed this person earlier.
+   */
   join({ room, peer }: RoomSession, rtpCapabilities: unknown): { status: 'joined'; state: RoomState } | { status: 'waiting' } {
     if (peer.state === 'joined') throw AppError.conflict('You are already in the room');
     if (peer.state === 'waiting') return { status: 'waiting' };
     const meeting = this.meetings.findAnywhere(room.meeting.id);
     assertAvailable(meeting);
     peer.rtpCapabilities = rtpCapabilities;
-    if (meeting.waiting_room === 1 && !peer.isHost && !peer.admitted) {
+    peer.removedEarlier = !peer.admitted && this.removals.anyRemoved(meeting.id, peer.removalKeys());
+    if (peer.removedEarlier || (meeting.waiting_room === 1 && !peer.isHost && !peer.admitted)) {
       room.wait(peer, this.clock.now());
       return { status: 'waiting' };
     }
@@ -202,6 +209,7 @@ export class RoomsService {
     this.assertHost(session.peer);
     const waiting = session.room.peer(peerId);
     if (waiting.state !== 'waiting') throw AppError.conflict(`${waiting.name} is not in the waiting room`);
+    if (waiting.removedEarlier) this.removals.lift(session.room.meeting.id, waiting.removalKeys());
     waiting.admitted = true;
     session.room.release(waiting);
     waiting.notify('admitted', {});
@@ -215,12 +223,14 @@ export class RoomsService {
     this.leave({ room: session.room, peer: waiting }, 'denied');
   }
 
-  /** A host removes a participant from the room. */
+  /** A host removes a participant from the meeting: they come back only when a host admits them from the waiting room. */
   remove(session: RoomSession, peerId: string): void {
     this.assertHost(session.peer);
     if (peerId === session.peer.id) throw AppError.conflict('Use leave to leave the room yourself');
     const target = session.room.peer(peerId);
-    this.leave({ room: session.room, peer: target }, target.state === 'waiting' ? 'denied' : 'removed');
+    if (target.state === 'waiting') return this.leave({ room: session.room, peer: target }, 'denied');
+    this.removals.add(session.room.meeting.id, target.removalKeys(), isoAt(this.clock.now()));
+    this.leave({ room: session.room, peer: target }, 'removed');
   }
 
   /** A host starts recording the room; everyone is told (`recording` notification). */
@@ -354,7 +364,8 @@ export class RoomsService {
       if (grant.meetingId !== meeting.id) throw new AppError('unauthorized', 'This embed token is for another meeting');
       const switchedOff = EMBED_FEATURES.filter((feature) => !grant.features[feature]);
       const identity = `embed-${randomBytes(8).toString('hex')}`;
-      return { claims: { m: meeting.id, r: 'guest', n: grant.name, i: identity, g: null, o: switchedOff }, notAfter: grant.expiresAt };
+      const claims = { m: meeting.id, r: 'guest' as const, n: grant.name, i: identity, g: null, o: switchedOff, e: grant.id };
+      return { claims, notAfter: grant.expiresAt };
     }
     return {
       claims: { m: meeting.id, r: 'guest', n: requiredName(request), i: `guest-${randomBytes(8).toString('hex')}`, g: null },

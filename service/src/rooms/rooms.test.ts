@@ -97,6 +97,9 @@ describe('the room page and its API', () => {
     const invite = new URL(registration.body.join_url).searchParams.get('invite');
     const cred = await credential(webinar.code, { name: 'Someone Else', invite });
     expect(cred).toMatchObject({ role: 'guest', name: 'Ada Lovelace' });
+    // A personal link is no host link, whichever field it is sent in.
+    const asHost = await t.request('POST', `/rooms/v1/${webinar.code}/credentials`, { body: { name: 'Ada', host: invite } });
+    expect(asHost.status).toBe(401);
   });
 });
 
@@ -166,22 +169,106 @@ describe('the room socket', () => {
     bob.close();
   });
 
-  it('keeps host-only methods to hosts', async () => {
-    const m = meeting();
+  it('keeps host-only methods to hosts, aimed at other guests and at people waiting', async () => {
+    const m = meeting({ settings: { waiting_room: true } });
     const { client: host, state: hostState } = await joined(await hostCredential(m.id, m.code));
-    const { client: guest } = await joined(await credential(m.code));
+    const guestSocket = await RoomClient.join(await credential(m.code, { name: 'Guest' }));
+    await host.ok('admit', { peerId: (await host.waitingPeer('Guest')).id });
+    await guestSocket.client.next('admitted');
+    await guestSocket.client.ok('join', { rtpCapabilities: {} });
+    const guest = guestSocket.client;
+    const { client: other, state: otherState } = await joined(await hostCredential(m.id, m.code, 'Other host'));
+    const knocking = await RoomClient.join(await credential(m.code, { name: 'Knocking' }));
+    const waiting = await host.waitingPeer('Knocking');
+    const room = t.services.rooms.liveRooms().find((r) => r.meeting.id === m.id)!;
+
     for (const [method, data] of [
       ['endMeeting', {}],
+      ['remove', { peerId: otherState.self.id }],
       ['remove', { peerId: hostState.self.id }],
-      ['admit', { peerId: hostState.self.id }],
-      ['deny', { peerId: hostState.self.id }],
+      ['admit', { peerId: waiting.id }],
+      ['deny', { peerId: waiting.id }],
+      ['startRecording', {}],
+      ['stopRecording', {}],
     ] as const) {
       expect(await guest.call(method, data as never)).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
     }
     expect(status(m.id)).toBe('live');
-    expect(host.closeCode).toBeNull();
+    expect(room.joined()).toHaveLength(3);
+    expect(room.waitingList().map((p) => p.name)).toEqual(['Knocking']);
+    expect(room.recording).toBe(false);
+    expect(t.services.rooms.recordings.isRecording(m.id)).toBe(false);
+    expect([host.closeCode, other.closeCode, knocking.client.closeCode]).toEqual([null, null, null]);
+    for (const client of [host, guest, other, knocking.client]) client.close();
+  });
+
+  it('keeps a removed person out: their credential, personal link or embed token brings them to the waiting room until a host admits them', async () => {
+    const m = meeting();
+    const { client: host } = await joined(await hostCredential(m.id, m.code));
+    const guestCredential = await credential(m.code, { name: 'Mallory' });
+    const first = await joined(guestCredential);
+    await host.ok('remove', { peerId: first.state.self.id });
+    expect(await first.client.next('left')).toEqual({ reason: 'removed' });
+
+    // The same credential again: held in the waiting room (the meeting has none), marked for the host.
+    const again = await RoomClient.join(guestCredential);
+    expect(again.answer).toMatchObject({ ok: true, data: { status: 'waiting' } });
+    const knock = await host.waitingPeer('Mallory');
+    expect(knock.removedEarlier).toBe(true);
+    expect(await again.client.call('sendChat', { text: 'I am back' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    // Denied, they stay removed; a host's admit lets them back for good.
+    await host.ok('deny', { peerId: knock.id });
+    await again.client.closed();
+    const third = await RoomClient.join(guestCredential);
+    expect(third.answer).toMatchObject({ ok: true, data: { status: 'waiting' } });
+    const thirdKnock = () =>
+      host
+        .all('waiting')
+        .at(-1)!
+        .peers.find((p) => p.name === 'Mallory' && p.id !== knock.id);
+    await host.until(() => thirdKnock() !== undefined, 'the third knock');
+    await host.ok('admit', { peerId: thirdKnock()!.id });
+    await third.client.next('admitted');
+    expect(await third.client.ok('join', { rtpCapabilities: {} })).toMatchObject({ status: 'joined' });
+    third.client.close();
+    await third.client.closed();
+    expect((await joined(guestCredential)).state.self.name).toBe('Mallory');
+
+    // A fresh guest with another name is somebody else: let in.
+    expect((await joined(await credential(m.code, { name: 'Newcomer' }))).state.self.name).toBe('Newcomer');
     host.close();
-    guest.close();
+  });
+
+  it('keeps a removed webinar registrant and a removed embed guest out when they come back with a new credential', async () => {
+    const webinar = meeting({ kind: 'webinar', slug: `removals-${Date.now()}` });
+    const { client: host } = await joined(await hostCredential(webinar.id, webinar.code));
+    const registered = await t.request('POST', `/api/v1/public/webinars/${webinar.slug}/registrations`, {
+      key,
+      body: { email: 'eve@example.com', name: 'Eve' },
+    });
+    expect(registered.status).toBe(201);
+    const invite = new URL(registered.body.join_url as string).searchParams.get('invite')!;
+    const registrant = await joined(await credential(webinar.code, { invite }));
+    await host.ok('remove', { peerId: registrant.state.self.id });
+    await registrant.client.closed();
+    const back = await RoomClient.join(await credential(webinar.code, { invite }));
+    expect(back.answer).toMatchObject({ ok: true, data: { status: 'waiting' } });
+    expect((await host.waitingPeer('Eve')).removedEarlier).toBe(true);
+    back.client.close();
+
+    const m = meeting();
+    const { client: mHost } = await joined(await hostCredential(m.id, m.code));
+    const minted = await t.request('POST', '/api/v1/public/embed/tokens', { key, body: { meeting: m.code, name: 'Embedded Ed' } });
+    expect(minted.status).toBe(201);
+    const embedded = await joined(await credential(m.code, { embed: minted.body.token }));
+    await mHost.ok('remove', { peerId: embedded.state.self.id });
+    await embedded.client.closed();
+    const fresh = await credential(m.code, { embed: minted.body.token });
+    expect(fresh.identity).not.toBe(embedded.state.self.identity);
+    const returning = await RoomClient.join(fresh);
+    expect(returning.answer).toMatchObject({ ok: true, data: { status: 'waiting' } });
+    expect((await mHost.waitingPeer('Embedded Ed')).removedEarlier).toBe(true);
+    for (const client of [host, mHost, returning.client]) client.close();
   });
 
   it('holds guests in the waiting room until a host admits them; a denied guest is told and disconnected', async () => {

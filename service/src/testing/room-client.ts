@@ -7,6 +7,7 @@ import type {
   RoomNotifications,
   RoomError,
   RoomState,
+  WaitingPeer,
 } from '../rooms/room.protocol';
 import type { TestServer } from './harness';
 
@@ -105,6 +106,16 @@ export class RoomClient {
   /** Notifications `name` received so far. */
   all<N extends RoomNotification>(name: N): RoomNotifications[N][] {
     return this.notifications.filter((n) => n.notification === name).map((n) => n.data as RoomNotifications[N]);
+  }
+
+  /** For a host: the person called `name` once the waiting room, as last announced, lists them (at most 10 s). */
+  async waitingPeer(name: string): Promise<WaitingPeer> {
+    const find = () =>
+      this.all('waiting')
+        .at(-1)
+        ?.peers.find((p) => p.name === name);
+    await this.until(() => find() !== undefined, `${name} in the waiting room`);
+    return find()!;
   }
 
   /** Resolves once the socket is closed (at most 10 s); returns the close code. */

@@ -116,6 +116,7 @@ export const en = {
   'people.admit': 'Admit',
   'people.admitName': 'Admit {name}',
   'people.deny': 'Deny',
+  'people.removedEarlier': 'removed earlier',
   'people.denyName': 'Deny {name}',
 
   'chat.title': 'Chat',

@@ -372,7 +372,12 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
           h(
             'li',
             { 'data-peer-id': p.id, 'data-testid': 'waiting-peer' },
-            h('span', { class: 'person-name' }, p.name),
+            h(
+              'span',
+              { class: 'person-name' },
+              p.name,
+              p.removedEarlier ? h('span', { class: 'role', 'data-testid': 'removed-earlier' }, t('people.removedEarlier')) : null,
+            ),
             h(
               'button',
               {
