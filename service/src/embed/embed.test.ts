@@ -245,8 +245,17 @@ describe('embedding through the API and the embed page', () => {
     expect(state.self.name).toBe('Ann from Acme');
     expect(await client.call('sendChat', { text: 'hello' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     const send = await client.ok('createTransport', { direction: 'send' });
-    const screen = await client.call('produce', { transportId: send.id, kind: 'video', rtpParameters: { codecs: [] }, source: 'screen' });
+    // Parameters the SFU accepts: the camera is sent with them, the screen is refused for the feature alone.
+    const vp8 = {
+      codecs: [{ mimeType: 'video/VP8', payloadType: 96, clockRate: 90_000, parameters: {}, rtcpFeedback: [] }],
+      encodings: [{ ssrc: 22_222_222 }],
+      rtcp: { cname: 'embed-test' },
+    };
+    const screen = await client.call('produce', { transportId: send.id, kind: 'video', rtpParameters: vp8, source: 'screen' });
     expect(screen).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await client.call('produce', { transportId: send.id, kind: 'video', rtpParameters: vp8, source: 'camera' })).toMatchObject({
+      ok: true,
+    });
     client.close();
   });
 });

@@ -98,6 +98,8 @@ describe('recording a room', () => {
     expect(await guest.next('recording')).toEqual({ active: true });
     expect(room.recording).toBe(true);
     expect((await host.call('startRecording', {})).ok).toBe(false);
+    expect(await guest.call('stopRecording', {})).toMatchObject({ ok: false, error: { code: 'insufficient_scope' } });
+    expect(room.recording).toBe(true);
     expect((await recordingsOf(m.id))[0]).toMatchObject({ id: recordingId, status: 'processing' });
 
     // A second microphone that starts during the recording gets its own track.

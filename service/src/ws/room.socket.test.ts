@@ -7,6 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@svc/service/testing';
+import { ROOM_LIMITS } from '../rooms/room.protocol';
 
 let t: TestServer;
 let key: string;
@@ -29,6 +30,16 @@ describe('the room socket', () => {
     const tampered = await RoomClient.connect(cred.socket_url.replace(/credential=./, 'credential=X'));
     expect(await tampered.closed()).toBe(4401);
     expect(tampered.all('error')[0]!.code).toBe('unauthorized');
+    // Well-formed claims under a signature that does not match them: a guest's credential rewritten to a host's.
+    const [payload, signature] = cred.credential.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const promoted = Buffer.from(JSON.stringify({ ...claims, r: 'host' })).toString('base64url');
+    const otherSignature = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const forged of [`${promoted}.${signature}`, `${payload}.${otherSignature}`]) {
+      const client = await RoomClient.connect(cred.socket_url.replace(cred.credential, forged));
+      expect(await client.closed()).toBe(4401);
+      expect(client.all('error')[0]!.code).toBe('unauthorized');
+    }
 
     t.clock.advance(11 * 60 * 1000);
     const expired = await RoomClient.connect(cred.socket_url);
@@ -67,11 +78,19 @@ describe('the room socket', () => {
       error: { code: 'validation_failed' },
     });
     expect(await ann.call('sendChat', { text: ' \n ' })).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+    // Within the frame limit but over the chat limit.
+    expect(await ann.call('sendChat', { text: 'x'.repeat(ROOM_LIMITS.maxChatLength + 1) })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed' },
+    });
+    expect((await ann.ok('sendChat', { text: 'x'.repeat(ROOM_LIMITS.maxChatLength) })).message.text).toHaveLength(
+      ROOM_LIMITS.maxChatLength,
+    );
     expect(await ann.call('join', { rtpCapabilities: {} })).toMatchObject({ ok: false, error: { code: 'conflict' } });
 
     expect(ann.closeCode).toBeNull();
     expect((await ann.ok('sendChat', { text: 'still here' })).message.text).toBe('still here');
-    expect((await bob.next('chatMessage')).message.text).toBe('still here');
+    expect((await bob.next('chatMessage', 1)).message.text).toBe('still here');
     expect(status(m.id)).toBe('live');
     expect(
       t.services.rooms
