@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config';
 import type { Db } from './db/connection';
-import { DashboardRepo } from './dashboard/dashboard.repo';
+import { DashboardRepo, SignInFailuresRepo } from './dashboard/dashboard.repo';
 import { DashboardService } from './dashboard/dashboard.service';
 import { SignInAttempts } from './dashboard/sign-in-attempts';
 import { EventsRepo } from './events/events.repo';
@@ -242,10 +242,19 @@ export function createServices(
         },
         logger,
       ),
-    dashboard: new DashboardService(new DashboardRepo(db), identity, tokens, new SignInAttempts(clock), transaction, ids, clock, {
-      baseUrl: config.baseUrl,
-      sessionTtlMs: config.dashboard.sessionTtlMs,
-    }),
+    dashboard: new DashboardService(
+      new DashboardRepo(db),
+      identity,
+      tokens,
+      new SignInAttempts(new SignInFailuresRepo(db), clock),
+      transaction,
+      ids,
+      clock,
+      {
+        baseUrl: config.baseUrl,
+        sessionTtlMs: config.dashboard.sessionTtlMs,
+      },
+    ),
   };
 }
 

@@ -73,3 +73,29 @@ export class DashboardRepo {
     this.setPasswordStmt.run(hash, userId);
   }
 }
+
+/** SQL access to failed sign-ins, counted per subject (a hash of an address or an account). */
+export class SignInFailuresRepo {
+  private readonly countStmt;
+  private readonly insertStmt;
+  private readonly purgeStmt;
+
+  constructor(db: Db) {
+    this.countStmt = db
+      .prepare<[Buffer, number], number>('SELECT COUNT(*) FROM dashboard_sign_in_failures WHERE subject = ? AND failed_at > ?')
+      .pluck();
+    this.insertStmt = db.prepare<[Buffer, number]>('INSERT INTO dashboard_sign_in_failures (subject, failed_at) VALUES (?, ?)');
+    this.purgeStmt = db.prepare<[number]>('DELETE FROM dashboard_sign_in_failures WHERE failed_at <= ?');
+  }
+
+  /** Failures of `subject` after `since` (epoch ms). */
+  count(subject: Buffer, since: number): number {
+    return this.countStmt.get(subject, since)!;
+  }
+
+  /** Records one failure at `at` for each subject, and forgets failures at or before `forgetBefore`. */
+  record(subjects: Buffer[], at: number, forgetBefore: number): void {
+    this.purgeStmt.run(forgetBefore);
+    for (const subject of subjects) this.insertStmt.run(subject, at);
+  }
+}

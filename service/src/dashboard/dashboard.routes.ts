@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../app';
+import { allowedHostnames } from '../http/allowed-hosts';
 import { jsonBody } from '../http/body';
 import { ChatTarget } from '../integrations/chat.target';
 import { httpSender } from '../outbox/http-sender';
@@ -253,14 +254,18 @@ const noStore: RequestHandler = function noStoreMiddleware(_req, res, next) {
   next();
 };
 
-/** Refuses state-changing requests whose Origin is not the service's: the base URL's origin or the Host the request came to. */
+/**
+ * Refuses state-changing requests whose Origin is not the service's: the base URL's origin, or the origin the request
+ * came to when its host is one the service answers to (the MCP endpoint's list: the base URL's host and loopback).
+ */
 function sameOrigin(baseUrl: string): RequestHandler {
   const base = new URL(baseUrl).origin;
+  const hosts = allowedHostnames(baseUrl);
   return function sameOriginMiddleware(req, _res, next) {
     if (!STATE_CHANGING.has(req.method)) return next();
     const origin = req.get('Origin');
     const own = `${req.protocol}://${req.get('Host')}`;
-    if (!origin || (origin !== base && origin !== own)) {
+    if (origin !== base && !(origin === own && hosts.includes(hostnameOf(own)))) {
       return next(new AppError('forbidden', 'Cross-origin request refused: the dashboard only accepts requests from its own pages'));
     }
     next();
@@ -295,6 +300,14 @@ function setSessionCookie(res: Response, token: string, maxAgeMs: number, baseUr
     path: '/',
     maxAge: maxAgeMs,
   });
+}
+
+function hostnameOf(origin: string): string {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return '';
+  }
 }
 
 function cookieOf(req: Request, name: string): string | undefined {

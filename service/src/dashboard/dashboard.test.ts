@@ -1,12 +1,39 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { bootstrap } from '../bootstrap';
+import { loadConfig } from '../config';
+import { ManualClock } from '../shared/clock';
+import { createLogger } from '../shared/logger';
 import { dashboardClient, startTestServer, type TestServer } from '../testing';
 import { SIGN_IN_LINK_TTL_MS } from './dashboard.service';
 
 const client = dashboardClient;
 
 const tokenOf = (url: string) => new URL(url).hash.replace('#token=', '');
+
+/** A POST to the dashboard API through node:http, which (unlike fetch) sends exactly the headers given, Host included. */
+function rawPost(
+  t: TestServer,
+  pathname: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; body: { detail?: string } }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${t.url}/dashboard/api${pathname}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
 
 describe('dashboard sign-in and sessions', () => {
   let t: TestServer;
@@ -114,6 +141,32 @@ describe('dashboard sign-in and sessions', () => {
     expect((await c.call('DELETE', '/v1/meetings/mtg_nope', undefined, { 'x-csrf-token': '' })).status).toBe(403);
   });
 
+  it('refuses a write without Origin, and one whose Origin matches a Host the service does not answer to (DNS rebinding)', async () => {
+    const c = client(t);
+    await c.signIn(tokenOf(t.services.dashboard.signInLink().url));
+    const session = { cookie: c.cookie()!, 'x-csrf-token': (await c.call('GET', '/session')).body.csrf_token };
+    const keys = () => t.services.db.prepare('SELECT COUNT(*) FROM api_keys').pluck().get();
+    const before = keys();
+    const body = { name: 'no-origin', scopes: ['meetings:read'] };
+    const port = new URL(t.url).port;
+    const refused = [
+      await rawPost(t, '/keys', session, body),
+      await rawPost(t, '/keys', { ...session, host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, body),
+      await rawPost(
+        t,
+        '/sign-in/password',
+        { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+        { email: 'a@b.c', password: 'x' },
+      ),
+    ];
+    expect(refused.map((r) => [r.status, r.body.detail])).toEqual(Array(3).fill([403, expect.stringMatching(/Cross-origin/)]));
+    expect(keys()).toBe(before);
+    expect((await rawPost(t, '/keys', { ...session, origin: t.url }, body)).status).toBe(201);
+    expect((await rawPost(t, '/keys', { ...session, host: `localhost:${port}`, origin: `http://localhost:${port}` }, body)).status).toBe(
+      201,
+    );
+  });
+
   it('ends the session on sign-out and after 7 days', async () => {
     const c = client(t);
     await c.signIn(tokenOf(t.services.dashboard.signInLink().url));
@@ -197,5 +250,50 @@ describe('dashboard sign-in and sessions', () => {
     expect((await t.request('GET', '/assets/dashboard/index.html')).status).toBe(404);
     expect((await t.request('GET', '/m/abc-defg-hij')).status).toBe(404);
     expect((await t.request('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('dashboard sign-in lockouts', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-lockout-'));
+  const clock = new ManualClock(Date.now());
+  const start = () => bootstrap(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' }), { clock, logger: createLogger('silent') });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const PASSWORD = 'correct horse battery';
+
+  it('locks an account after 10 failures from 10 different addresses, and a restart keeps the lockout', () => {
+    const first = start();
+    const email = first.services.identity.ensureOwner().owner.email;
+    first.services.dashboard.setPassword(email, PASSWORD);
+    for (let i = 0; i < 10; i++) {
+      expect(() => first.services.dashboard.signInWithPassword(email, `wrong password ${i}`, `10.0.0.${i}`)).toThrow(/Wrong email/);
+    }
+    expect(() => first.services.dashboard.signInWithPassword(email, PASSWORD, '10.0.1.1')).toThrow(/Too many failed sign-ins/);
+    first.close();
+
+    const second = start();
+    try {
+      expect(() => second.services.dashboard.signInWithPassword(email.toUpperCase(), PASSWORD, '10.0.1.2')).toThrow(/Too many/);
+      clock.advance(15 * 60_000);
+      expect(second.services.dashboard.signInWithPassword(email, PASSWORD, '10.0.1.2').token).toMatch(/^svc_ds_/);
+      const stored = JSON.stringify(second.services.db.prepare('SELECT * FROM dashboard_sign_in_failures').all());
+      expect(stored).not.toMatch(/10\.0\.0|owner/);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('locks an address after 10 failures on different accounts, link sign-ins included', () => {
+    const core = start();
+    try {
+      clock.advance(15 * 60_000);
+      for (let i = 0; i < 10; i++) {
+        expect(() => core.services.dashboard.signInWithPassword(`user${i}@example.com`, 'wrong password', '10.0.2.1')).toThrow(/Wrong/);
+      }
+      expect(() => core.services.dashboard.signInWithLink('forged.token', '10.0.2.1')).toThrow(/Too many/);
+      const link = tokenOf(core.services.dashboard.signInLink().url);
+      expect(core.services.dashboard.signInWithLink(link, '10.0.2.2').token).toMatch(/^svc_ds_/);
+    } finally {
+      core.close();
+    }
   });
 });
