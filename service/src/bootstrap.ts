@@ -1,8 +1,9 @@
 import type { Config } from './config';
 import { openDatabase } from './db/connection';
+import { restrictDataDir } from './db/data-dir';
 import { migrate } from './db/migrate';
 import { ProjectDatabase } from './project/project.database';
-import { createServices, type Services } from './services';
+import { createServices, recordingsDir, type Services } from './services';
 import { systemClock, type Clock } from './shared/clock';
 import { createLogger, type Logger } from './shared/logger';
 import { loadMasterKey } from './shared/secret-box';
@@ -23,6 +24,7 @@ export interface Core {
 /** The one start-up sequence: open the database, apply migrations, load the master key, build the services. */
 export function bootstrap(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Core {
   const logger = opts.logger ?? createLogger(config.logLevel);
+  restrictDataDir(config.dataDir, [recordingsDir(config.dataDir), ProjectDatabase.dataDirOf(config.dataDir)]);
   const db = openDatabase(config.databasePath);
   const migrationsApplied = migrate(db);
   const services = createServices(db, config, opts.clock ?? systemClock, loadMasterKey(config.dataDir, config.masterKey), logger);
