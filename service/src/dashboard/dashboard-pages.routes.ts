@@ -26,7 +26,8 @@ export const DASHBOARD_CSP = [
 
 const ONE_YEAR_S = 365 * 24 * 3600;
 
-const securityHeaders: RequestHandler = function securityHeadersMiddleware(_req, res, next) {
+/** The headers of every page the service serves to a signed-in person (the dashboard, the API console): strict CSP, never framed, no sniffing, no Referer. */
+export const pageSecurityHeaders: RequestHandler = function securityHeadersMiddleware(_req, res, next) {
   res.set({
     'Content-Security-Policy': DASHBOARD_CSP,
     'X-Frame-Options': 'DENY',
@@ -40,12 +41,12 @@ const securityHeaders: RequestHandler = function securityHeadersMiddleware(_req,
 export function dashboardPagesRouter(dir: string): Router {
   const router = Router();
   const indexFile = path.join(dir, 'index.html');
-  router.use('/assets/dashboard', securityHeaders, (req, _res, next) => (req.path === '/index.html' ? next('router') : next()));
+  router.use('/assets/dashboard', pageSecurityHeaders, (req, _res, next) => (req.path === '/index.html' ? next('router') : next()));
   router.use(
     '/assets/dashboard',
     express.static(dir, { index: false, immutable: true, maxAge: ONE_YEAR_S * 1000, fallthrough: true, redirect: false }),
   );
-  router.get(DASHBOARD_PAGES, securityHeaders, (_req, res) => {
+  router.get(DASHBOARD_PAGES, pageSecurityHeaders, (_req, res) => {
     res.set('Cache-Control', 'no-cache');
     if (!fs.existsSync(indexFile)) {
       res.status(503).type('text/plain').send('The dashboard is not built: run `npm run build -w web/dashboard` (npm install does).\n');

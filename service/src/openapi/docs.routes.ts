@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { Router } from 'express';
+import { pageSecurityHeaders } from '../dashboard/dashboard-pages.routes';
 import { openApiDocument } from './openapi.document';
 
 const consoleHtml = (base: string) => `<!doctype html>
@@ -22,9 +23,13 @@ const consoleJs = (base: string) => `window.ui = SwaggerUIBundle({
   deepLinking: true,
   persistAuthorization: true,
   tryItOutEnabled: true,
+  validatorUrl: null,
 });`;
 
-/** Unauthenticated: the OpenAPI document and the interactive console, served from the swagger-ui-dist package. */
+/**
+ * Unauthenticated: the OpenAPI document and the interactive console, served from the swagger-ui-dist package. The
+ * console keeps API keys in localStorage, so its page and scripts get the dashboard's strict headers (never framed).
+ */
 export function docsRouter(basePath = '/api/v1/public'): Router {
   const router = Router();
   const documentJson = JSON.stringify(openApiDocument(basePath));
@@ -34,12 +39,12 @@ export function docsRouter(basePath = '/api/v1/public'): Router {
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(documentJson);
   });
-  router.get('/docs', (_req, res) => {
+  router.get('/docs', pageSecurityHeaders, (_req, res) => {
     res.type('html').send(html);
   });
-  router.get('/docs/console.js', (_req, res) => {
+  router.get('/docs/console.js', pageSecurityHeaders, (_req, res) => {
     res.type('application/javascript').send(js);
   });
-  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
+  router.use('/docs/assets', pageSecurityHeaders, express.static(assets, { index: false, maxAge: '1h' }));
   return router;
 }

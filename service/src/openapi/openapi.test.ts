@@ -176,6 +176,27 @@ describe('OpenAPI document', () => {
     const init = await t.request('GET', '/api/v1/public/docs/console.js');
     expect(init.body).toContain("url: '/api/v1/public/openapi.json'");
   });
+
+  it('gives the console (which keeps API keys in localStorage) the strict page headers: no framing, no sniffing, no Referer', async () => {
+    for (const asset of ['', '/console.js', '/assets/swagger-ui-bundle.js', '/assets/swagger-ui.css']) {
+      const res = await t.request('GET', `/api/v1/public/docs${asset}`);
+      expect(res.status).toBe(200);
+      expect({
+        asset,
+        csp: res.headers.get('content-security-policy'),
+        frame: res.headers.get('x-frame-options'),
+        sniff: res.headers.get('x-content-type-options'),
+        referrer: res.headers.get('referrer-policy'),
+      }).toEqual({
+        asset,
+        csp: expect.stringContaining("frame-ancestors 'none'"),
+        frame: 'DENY',
+        sniff: 'nosniff',
+        referrer: 'no-referrer',
+      });
+      expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+    }
+  });
 });
 
 /** Makes every object schema that lists its properties refuse others, so an undocumented or misnamed field fails validation. */
