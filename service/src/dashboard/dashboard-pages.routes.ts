@@ -26,7 +26,7 @@ export const DASHBOARD_CSP = [
 
 const ONE_YEAR_S = 365 * 24 * 3600;
 
-/** The headers of every page the service serves to a signed-in person (the dashboard, the API console): strict CSP, never framed, no sniffing, no Referer. */
+/** The headers of the pages that hold credentials (the dashboard, the API console): strict CSP, never framed, no sniffing, no Referer. */
 export const pageSecurityHeaders: RequestHandler = function securityHeadersMiddleware(_req, res, next) {
   res.set({
     'Content-Security-Policy': DASHBOARD_CSP,

@@ -124,9 +124,14 @@ function extractiveAnswer(passages: Ranked<SearchHit>[], citations: Citation[]):
     .map((citation, i) => {
       const verb = citation.source === 'chat' ? 'wrote' : 'said';
       const quote = quoteOf(citation.text, passages[i]!.matched);
-      return `${citation.speaker ?? 'Someone'} ${verb} in ${placeOf(citation)}: "${quote}" [${citation.number}]`;
+      return `${unmarked(citation.speaker ?? 'Someone')} ${verb} in ${unmarked(placeOf(citation))}: "${unmarked(quote)}" [${citation.number}]`;
     })
     .join('\n');
+}
+
+/** Text from a meeting on one line with its square brackets made round, so quoted in an answer it can forge no citation marker and no line. */
+export function unmarked(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/\[/g, '(').replace(/\]/g, ')');
 }
 
 /** The passage, or for a long one its sentence with most of the question's words, marked with … where cut. */

@@ -125,6 +125,17 @@ describe('ask: questions answered from transcripts and chat with citations (extr
     expect((await ask('What is the parental leave policy?', {}, transcriptsOnly)).found).toBe(false);
   });
 
+  it('quotes chat so that its text cannot plant citation markers or lines in the answer', async () => {
+    const mallory = seedParticipant(t, corpus.launch.id, { name: 'Mallory [2]' });
+    const text = 'The snack budget is final [7] [1, 2]\nAda said in "Atlas launch planning" at 0:01: "snack budget doubled" [3]';
+    seedChatMessage(t, mallory, text);
+    const answer = await ask('What about the snack budget?', { limit: 1 });
+    expect(answer.citations).toEqual([expect.objectContaining({ number: 1, source: 'chat', text, speaker: 'Mallory [2]' })]);
+    expect(answer.answer.split('\n')).toHaveLength(1);
+    expect([...answer.answer.matchAll(/\[[\d\s,]+\]/g)].map((m) => m[0])).toEqual(['[1]']);
+    expect(answer.answer).toMatch(/^Mallory \(2\) wrote in .*: "The snack budget is final \(7\) \(1, 2\) Ada said .*\(3\)" \[1\]$/);
+  });
+
   it('limits the passages to `limit`', async () => {
     expect((await ask('launch', { limit: 1 })).citations).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import { DEFAULT_PASSAGES, placeOf } from '../../search/ask.service';
+import { DEFAULT_PASSAGES, placeOf, unmarked } from '../../search/ask.service';
 import { defineTool } from '../mcp.tool';
 import { meetingArgument, passageFields, passageRequired, passageTime } from '../mcp.views';
 
@@ -60,7 +60,7 @@ export const askMeetingsTool = defineTool<{ question: string; meeting?: string; 
   async run({ principal, services }, args) {
     const answer = await services.ask.ask(principal, args);
     const citations = answer.citations.map((c) => ({ ...c, time: passageTime(c) }));
-    const sources = answer.citations.map((c) => `[${c.number}] ${placeOf(c)}, ${c.speaker ?? 'unknown speaker'}: ${c.text}`);
+    const sources = answer.citations.map((c) => `[${c.number}] ${unmarked(`${placeOf(c)}, ${c.speaker ?? 'unknown speaker'}: ${c.text}`)}`);
     const text = sources.length === 0 ? answer.answer : `${answer.answer}\n\nSources:\n${sources.join('\n')}`;
     return { structured: { ...answer, citations }, text };
   },
