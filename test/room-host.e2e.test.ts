@@ -164,6 +164,35 @@ describe('the room page in Chromium against the real service: hosts, the waiting
     await waitForCount(host.page, '[data-testid=tile]', 1);
   });
 
+  it('a removed registrant who opens their link again waits, marked for the host, until the host lets them back', async () => {
+    await createMeeting(svc.url, key, { title: 'Members only', kind: 'webinar', slug: 'members' });
+    const webinar = (await call(svc.url, 'GET', '/api/v1/public/meetings?limit=100', key)).body.data.find(
+      (m: { slug: string | null }) => m.slug === 'members',
+    );
+    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/members/registrations', key, {
+      email: 'rex@example.com',
+      name: 'Rex Registrant',
+    });
+    const invite = new URL(registration.body.join_url as string);
+    const host = await open(await hostLink(svc.url, key, webinar.id, 'Hana Host'));
+    expect(await joinRoom(host.page)).toBe('room');
+    const first = await open(`${svc.url}${invite.pathname}${invite.search}`);
+    expect(await joinRoom(first.page)).toBe('room');
+    await host.page.getByTestId('open-people').click();
+    await host.page.getByRole('button', { name: 'Remove Rex Registrant' }).click();
+    expect(await leftReason(first.page)).toBe('A host removed you from the meeting');
+
+    const back = await open(`${svc.url}${invite.pathname}${invite.search}`);
+    expect(await joinRoom(back.page)).toBe('waiting');
+    const knock = host.page.getByTestId('waiting-peer');
+    await knock.waitFor({ timeout: 10_000 });
+    expect(await knock.getByTestId('removed-earlier').textContent()).toBe('Removed earlier by a host');
+    await saveScreenshot(host.page, 'room-host-removed-earlier');
+    await host.page.getByTestId('admit').click();
+    await back.page.getByTestId('room').waitFor({ timeout: 15_000 });
+    await waitForText(host.page, '[data-testid=participant-count]', '2');
+  });
+
   it('webinar attendees join through their invitation, watch the host and chat, with no media controls', async () => {
     await createMeeting(svc.url, key, { title: 'Product launch', kind: 'webinar', slug: 'launch' });
     const webinar = (await call(svc.url, 'GET', '/api/v1/public/meetings?limit=100', key)).body.data.find(

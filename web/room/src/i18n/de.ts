@@ -115,7 +115,7 @@ export const de: Messages = {
   'people.admit': 'Einlassen',
   'people.admitName': '{name} einlassen',
   'people.deny': 'Ablehnen',
-  'people.removedEarlier': 'zuvor entfernt',
+  'people.removedEarlier': 'Zuvor von einem Host entfernt',
   'people.denyName': '{name} ablehnen',
 
   'chat.title': 'Chat',

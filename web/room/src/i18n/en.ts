@@ -116,7 +116,7 @@ export const en = {
   'people.admit': 'Admit',
   'people.admitName': 'Admit {name}',
   'people.deny': 'Deny',
-  'people.removedEarlier': 'removed earlier',
+  'people.removedEarlier': 'Removed earlier by a host',
   'people.denyName': 'Deny {name}',
 
   'chat.title': 'Chat',

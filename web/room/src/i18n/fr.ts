@@ -115,7 +115,7 @@ export const fr: Messages = {
   'people.admit': 'Admettre',
   'people.admitName': 'Admettre {name}',
   'people.deny': 'Refuser',
-  'people.removedEarlier': 'retiré auparavant',
+  'people.removedEarlier': 'Retiré auparavant par un hôte',
   'people.denyName': 'Refuser {name}',
 
   'chat.title': 'Chat',

@@ -374,9 +374,9 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
             { 'data-peer-id': p.id, 'data-testid': 'waiting-peer' },
             h(
               'span',
-              { class: 'person-name' },
-              p.name,
-              p.removedEarlier ? h('span', { class: 'role', 'data-testid': 'removed-earlier' }, t('people.removedEarlier')) : null,
+              { class: 'waiting-who' },
+              h('span', { class: 'person-name' }, p.name),
+              p.removedEarlier ? h('span', { class: 'waiting-note', 'data-testid': 'removed-earlier' }, t('people.removedEarlier')) : null,
             ),
             h(
               'button',
