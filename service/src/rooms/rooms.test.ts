@@ -177,7 +177,7 @@ describe('the room socket', () => {
     await guestSocket.client.next('admitted');
     await guestSocket.client.ok('join', { rtpCapabilities: {} });
     const guest = guestSocket.client;
-    const { client: other, state: otherState } = await joined(await hostCredential(m.id, m.code, 'Other host'));
+    const { client: other, state: otherState } = await joined(await hostRoomCredential(t, key, m, 'Other host'));
     const knocking = await RoomClient.join(await credential(m.code, { name: 'Knocking' }));
     const waiting = await host.waitingPeer('Knocking');
     const room = t.services.rooms.liveRooms().find((r) => r.meeting.id === m.id)!;
