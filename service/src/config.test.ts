@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, insecureBaseUrlWarning, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -124,5 +124,26 @@ describe('loadConfig', () => {
   ])('refuses %j with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+});
+
+describe('insecureBaseUrlWarning', () => {
+  it('warns about plain http on a host name that is not loopback, where browsers refuse the camera and calls', () => {
+    const warning = insecureBaseUrlWarning('http://meet.example.com:8080');
+    expect(warning).toContain('SVC_BASE_URL http://meet.example.com:8080 is plain http');
+    expect(warning).toContain('SVC_BASE_URL=https://meet.example.com:8080');
+    expect(insecureBaseUrlWarning('http://10.0.0.5')).toBeDefined();
+  });
+
+  it('is quiet for https and for loopback hosts, which browsers treat as secure', () => {
+    for (const url of [
+      'https://meet.example.com',
+      'http://localhost:8080',
+      'http://127.0.0.1:9',
+      'http://app.localhost',
+      'http://[::1]:80',
+    ]) {
+      expect(insecureBaseUrlWarning(url)).toBeUndefined();
+    }
   });
 });

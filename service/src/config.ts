@@ -105,6 +105,20 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
+/**
+ * Why rooms cannot work at `baseUrl`, or undefined: browsers give camera, microphone and WebRTC only to pages
+ * served over https or from a loopback host, so http on any other host name gives every guest an error.
+ */
+export function insecureBaseUrlWarning(baseUrl: string): string | undefined {
+  const url = new URL(baseUrl);
+  const loopback = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+  if (url.protocol === 'https:' || loopback) return undefined;
+  return (
+    `SVC_BASE_URL ${baseUrl} is plain http on a host that is not loopback: browsers open the camera, the microphone ` +
+    `and calls only on https pages, so nobody can join a room there. Serve svc over https and set SVC_BASE_URL=https://${url.host}`
+  );
+}
+
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}
 

@@ -1,5 +1,5 @@
 import { createApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, insecureBaseUrlWarning, loadConfig, type Config } from './config';
 import type { Logger } from './shared/logger';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
@@ -22,6 +22,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const core = bootstrap(config);
   const { logger, services } = core;
+  const insecure = insecureBaseUrlWarning(config.baseUrl);
+  if (insecure) logger.warn(insecure);
   if (core.migrationsApplied.length > 0) logger.info('migrations applied', { migrations: core.migrationsApplied });
   const { owner, created } = services.identity.ensureOwner();
   if (created) {

@@ -13,6 +13,8 @@ export interface ServiceProcess {
   dataDir: string;
   /** Everything the process printed on stdout so far. */
   stdout(): string;
+  /** Everything the process printed on stderr (its log lines) so far. */
+  stderr(): string;
   /** True until the process has exited. */
   running(): boolean;
   /** Sends `signal` and waits for the process to exit. */
@@ -53,6 +55,7 @@ export async function startService(dataDir: string, env: Record<string, string> 
     url,
     dataDir,
     stdout: () => out,
+    stderr: () => err,
     running: () => child.exitCode === null && child.signalCode === null,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

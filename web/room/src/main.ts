@@ -11,7 +11,7 @@ import { RoomSession } from './room-session';
 import { applyTheme, pickTheme } from './theme';
 import { prejoinScreen, type JoinChoice } from './ui/prejoin';
 import { roomView, type RoomView } from './ui/room-view';
-import { endedScreen, focusTitle, unavailableScreen, waitingScreen } from './ui/screens';
+import { endedScreen, focusTitle, insecureScreen, unavailableScreen, waitingScreen } from './ui/screens';
 
 /** The meeting code: the last segment of /m/<code>. */
 function meetingCode(): string {
@@ -67,6 +67,8 @@ function refuse(reason: EmbedErrorReason, bridge: EmbedBridge | null): void {
 }
 
 async function run(): Promise<void> {
+  // Without a secure context the browser has no camera, microphone or device list: say so instead of failing later.
+  if (!window.isSecureContext) return show(insecureScreen(location));
   // In a frame the service serves this page with an embed config: the code, token and parent come from it.
   const embed = readEmbedConfig();
   const code = embed ? (embed.code ?? '') : meetingCode();

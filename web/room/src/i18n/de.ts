@@ -6,6 +6,11 @@ export const de: Messages = {
   'page.loadFailed': 'Die Meeting-Seite konnte nicht geladen werden: {error}',
   'page.meetingTitle': '{title} · svc',
 
+  'insecure.title': 'Dieser Raum braucht eine sichere Verbindung (https)',
+  'insecure.text':
+    'Browser erlauben Kamera, Mikrofon und Anrufe nur auf Seiten, die über https geöffnet wurden; diese wurde über unverschlüsseltes http auf {host} geöffnet. Versuchen Sie die https-Adresse oder bitten Sie die Betreiber dieses Dienstes, https einzurichten.',
+  'insecure.open': 'Über https öffnen',
+
   'unavailable.not_found.title': 'Diesen Meeting-Link gibt es nicht',
   'unavailable.not_found.text': 'Prüfen Sie den Link oder bitten Sie die einladende Person, ihn noch einmal zu senden.',
   'unavailable.ended.title': 'Dieses Meeting ist beendet',

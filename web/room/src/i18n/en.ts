@@ -7,6 +7,11 @@ export const en = {
   'page.loadFailed': 'The meeting page could not load: {error}',
   'page.meetingTitle': '{title} · svc',
 
+  'insecure.title': 'This room needs a secure (https) connection',
+  'insecure.text':
+    'Browsers let a page use the camera, the microphone and calls only when it was opened over https, and this one was opened over plain http at {host}. Try the https address, or ask whoever runs this service to set up https.',
+  'insecure.open': 'Open over https',
+
   'unavailable.not_found.title': 'This meeting link doesn’t exist',
   'unavailable.not_found.text': 'Check the link, or ask the organiser to send it again.',
   'unavailable.ended.title': 'This meeting has ended',

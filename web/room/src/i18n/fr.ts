@@ -6,6 +6,11 @@ export const fr: Messages = {
   'page.loadFailed': 'Impossible de charger la page de la réunion : {error}',
   'page.meetingTitle': '{title} · svc',
 
+  'insecure.title': 'Cette salle nécessite une connexion sécurisée (https)',
+  'insecure.text':
+    'Les navigateurs n’autorisent la caméra, le micro et les appels que sur les pages ouvertes en https, et celle-ci a été ouverte en http non chiffré sur {host}. Essayez l’adresse https, ou demandez aux personnes qui gèrent ce service de configurer https.',
+  'insecure.open': 'Ouvrir en https',
+
   'unavailable.not_found.title': 'Ce lien de réunion n’existe pas',
   'unavailable.not_found.text': 'Vérifiez le lien ou demandez à l’organisateur de vous le renvoyer.',
   'unavailable.ended.title': 'Cette réunion est terminée',

@@ -28,6 +28,16 @@ export function unavailableScreen(reason: UnavailableReason | 'token_invalid' | 
   return el;
 }
 
+/**
+ * Why a page opened over plain http on a host that is not loopback cannot hold a room (browsers give camera,
+ * microphone and WebRTC only to secure pages), with the https address of the same page to try instead.
+ */
+export function insecureScreen(page: Location): HTMLElement {
+  const httpsUrl = `https://${page.hostname}${page.pathname}${page.search}`;
+  const open = h('a', { class: 'btn primary', href: httpsUrl, 'data-testid': 'open-https' }, t('insecure.open'));
+  return card('insecure', t('insecure.title'), t('insecure.text', { host: page.host }), open);
+}
+
 /** The waiting room, until a host admits or turns the guest away. */
 export function waitingScreen(title: string, onLeave: () => void): HTMLElement {
   return h(
