@@ -13,12 +13,14 @@ export async function openPgDriver(url: string, max = 10): Promise<ProjectDriver
   probe.release();
   return {
     kind: 'postgres',
-    async transaction(fn, setup) {
+    async transaction(fn, setup, statementTimeoutMs) {
       const client = await pool.connect();
       let broken = false;
       try {
-        // One simple-protocol message: `begin` and the setup script share a round trip.
-        const begun = (await client.query(setup ? `begin; ${setup}` : 'begin')) as unknown as pg.QueryResult | pg.QueryResult[];
+        // One simple-protocol message: `begin`, the transaction's own timeout and the setup script share a round trip.
+        const timeout = statementTimeoutMs === undefined ? '' : `set local statement_timeout = ${Math.floor(statementTimeoutMs)};`;
+        const text = ['begin;', timeout, setup ?? ''].join(' ');
+        const begun = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
         const setupResult = setup && Array.isArray(begun) ? resultOf(begun[begun.length - 1]!) : undefined;
         const value = await fn({ query: async (sql, params) => resultOf(await client.query(sql, params as unknown[])) }, setupResult);
         await client.query('commit');

@@ -67,33 +67,104 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Opens the embedded PostgreSQL in `dataDir` (created when missing). */
-export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lock = takeLock(dataDir);
+/** A statement cut off by the statement timeout, with Postgres's own message and SQLSTATE; its thread is gone with its transaction. */
+class StatementCutOff extends Error {
+  readonly code = '57014';
+
+  constructor() {
+    super('canceling statement due to statement timeout');
+  }
+}
+
+/** One PGlite worker thread and the calls waiting for its replies. */
+interface PgliteThread {
+  /** Sends one operation; with `timeoutMs`, a statement still running then is cut off by ending the thread. */
+  call<T>(op: string, sql?: string, params?: readonly unknown[], timeoutMs?: number): Promise<T>;
+  terminate(): Promise<void>;
+}
+
+/**
+ * Starts a worker thread on `dataDir` and waits until the database answers. PGlite has no way to cancel a
+ * running statement (its WebAssembly runs synchronously and its timers are JavaScript timers that cannot fire
+ * meanwhile), so a statement past its timeout ends the thread: `onCutOff` then opens a new one.
+ */
+async function startThread(dataDir: string, onCutOff: (thread: PgliteThread) => void): Promise<PgliteThread> {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dataDir, pglite: require.resolve('@electric-sql/pglite') } });
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer?: NodeJS.Timeout }>();
   let nextId = 0;
   let failed: Error | undefined;
+  const settle = (id: number) => {
+    const waiter = pending.get(id);
+    pending.delete(id);
+    if (waiter?.timer) clearTimeout(waiter.timer);
+    return waiter;
+  };
+  const failAll = (err: Error) => {
+    failed ??= err;
+    for (const id of [...pending.keys()]) settle(id)!.reject(err);
+  };
   worker.on('message', (reply: Reply) => {
-    const waiter = pending.get(reply.id);
-    pending.delete(reply.id);
+    const waiter = settle(reply.id);
     if (!waiter) return;
     if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code, detail: reply.error.detail }));
     else waiter.resolve(reply.result);
   });
-  worker.on('error', (err) => {
-    failed = err;
-    for (const w of pending.values()) w.reject(err);
-    pending.clear();
-  });
-  const call = <T>(op: string, sql = '', params: readonly unknown[] = []): Promise<T> => {
-    if (failed) return Promise.reject(failed);
-    return new Promise<T>((resolve, reject) => {
-      nextId += 1;
-      pending.set(nextId, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ id: nextId, op, sql, params });
-    });
+  worker.on('error', failAll);
+  worker.on('exit', () => failAll(new Error('the embedded project database stopped')));
+  const thread: PgliteThread = {
+    call<T>(op: string, sql = '', params: readonly unknown[] = [], timeoutMs?: number): Promise<T> {
+      if (failed) return Promise.reject(failed);
+      return new Promise<T>((resolve, reject) => {
+        nextId += 1;
+        const id = nextId;
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                settle(id);
+                reject(new StatementCutOff());
+                failAll(new Error('the embedded project database was restarted after a statement timeout'));
+                onCutOff(thread);
+              }, timeoutMs);
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+        worker.postMessage({ id, op, sql, params });
+      });
+    },
+    async terminate() {
+      await worker.terminate();
+    },
+  };
+  try {
+    await thread.call('query', 'select 1');
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  return thread;
+}
+
+/** Opens the embedded PostgreSQL in `dataDir` (created when missing). */
+export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lock = takeLock(dataDir);
+  let thread: PgliteThread;
+  /** Set while a thread that was cut off is replaced; calls wait for the new one. */
+  let replacing: Promise<void> | undefined;
+  const replace = (old: PgliteThread) => {
+    replacing = (async () => {
+      await old.terminate();
+      thread = await startThread(dataDir, replace);
+    })();
+  };
+  try {
+    thread = await startThread(dataDir, replace);
+  } catch (err) {
+    fs.rmSync(lock, { force: true });
+    throw err;
+  }
+  const call = async <T>(op: string, sql = '', params: readonly unknown[] = [], timeoutMs?: number): Promise<T> => {
+    if (replacing) await replacing;
+    return thread.call<T>(op, sql, params, timeoutMs);
   };
   let queue: Promise<unknown> = Promise.resolve();
   const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -101,16 +172,13 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
     queue = run.catch(() => undefined);
     return run;
   };
-  try {
-    await call('query', 'select 1');
-  } catch (err) {
-    await worker.terminate();
-    fs.rmSync(lock, { force: true });
-    throw err;
-  }
   return {
     kind: 'pglite',
-    transaction<T>(fn: (c: SqlClient, setup: SqlResult | undefined) => Promise<T>, setup?: string): Promise<T> {
+    transaction<T>(
+      fn: (c: SqlClient, setup: SqlResult | undefined) => Promise<T>,
+      setup?: string,
+      statementTimeoutMs?: number,
+    ): Promise<T> {
       return serialized(async () => {
         // `begin` travels with the setup script, or else with the first statement: one message to the worker fewer.
         let begun = false;
@@ -119,19 +187,19 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
           query: (sql, params) => {
             const op = begun ? 'query' : 'begin-query';
             begun = true;
-            return call<SqlResult>(op, sql, params ?? []);
+            return call<SqlResult>(op, sql, params ?? [], statementTimeoutMs);
           },
         };
         try {
           if (setup) {
             begun = true;
-            setupResult = await call<SqlResult>('begin-exec', setup);
+            setupResult = await call<SqlResult>('begin-exec', setup, [], statementTimeoutMs);
           }
           const value = await fn(client, setupResult);
           if (begun) await call('commit');
           return value;
         } catch (err) {
-          if (begun) await call('rollback').catch(() => undefined);
+          if (begun && !(err instanceof StatementCutOff)) await call('rollback').catch(() => undefined);
           throw err;
         }
       });
@@ -141,7 +209,8 @@ export async function openPgliteDriver(dataDir: string): Promise<ProjectDriver> 
     },
     async close() {
       await serialized(() => call('close')).catch(() => undefined);
-      await worker.terminate();
+      await replacing?.catch(() => undefined);
+      await thread.terminate();
       fs.rmSync(lock, { force: true });
     },
   };

@@ -122,19 +122,22 @@ export class ProjectDatabase {
       set_config('request.jwt.claims', ${quoteLiteral(JSON.stringify(claims))}, true),
       set_config('request.jwt.claim.sub', ${quoteLiteral(typeof claims.sub === 'string' ? claims.sub : '')}, true),
       set_config('request.jwt.claim.role', ${quoteLiteral(claims.role)}, true),
-      set_config('statement_timeout', ${quoteLiteral(String(this.settings.statementTimeoutMs))}, true),
       set_config('role', ${quoteLiteral(claims.role)}, true)`;
-    return driver.transaction(async (client, begun) => {
-      const version = Number(begun!.rows[0]!.version);
-      if (!this.cached || this.cached.version !== version) {
-        await client.query(`select set_config('role', 'none', true)`);
-        const fresh = await reflect(client);
-        if (!this.cached || fresh.version >= this.cached.version) this.cached = fresh;
-        await client.query(`select set_config('role', $1, true)`, [claims.role]);
-        return fn({ client, reflection: fresh });
-      }
-      return fn({ client, reflection: this.cached });
-    }, setup);
+    return driver.transaction(
+      async (client, begun) => {
+        const version = Number(begun!.rows[0]!.version);
+        if (!this.cached || this.cached.version !== version) {
+          await client.query(`select set_config('role', 'none', true)`);
+          const fresh = await reflect(client);
+          if (!this.cached || fresh.version >= this.cached.version) this.cached = fresh;
+          await client.query(`select set_config('role', $1, true)`, [claims.role]);
+          return fn({ client, reflection: fresh });
+        }
+        return fn({ client, reflection: this.cached });
+      },
+      setup,
+      this.settings.statementTimeoutMs,
+    );
   }
 
   /** Runs `fn` in one transaction as the owner. */

@@ -18,9 +18,14 @@ export interface ProjectDriver {
   /**
    * Runs `fn` in one transaction on one connection; commits when it resolves, rolls back when it throws.
    * `setup`, a script without parameters (values quoted with `quoteLiteral`), runs right after `begin` in the
-   * same round trip; `fn` gets the result of its last statement.
+   * same round trip; `fn` gets the result of its last statement. With `statementTimeoutMs`, each statement of the
+   * transaction fails with SQLSTATE 57014 once it runs longer than that (the server cancels it; PGlite's thread is replaced).
    */
-  transaction<T>(fn: (client: SqlClient, setup: SqlResult | undefined) => Promise<T>, setup?: string): Promise<T>;
+  transaction<T>(
+    fn: (client: SqlClient, setup: SqlResult | undefined) => Promise<T>,
+    setup?: string,
+    statementTimeoutMs?: number,
+  ): Promise<T>;
   /** Runs a script of one or more statements (no parameters) as the owner; returns each statement's result. */
   script(sql: string): Promise<SqlResult[]>;
   close(): Promise<void>;

@@ -31,7 +31,10 @@ export interface TestProject {
 }
 
 /** Starts a test project; in server mode the PostgreSQL server is started here and stopped by `close()`. */
-export async function startTestProject(kind: ProjectDriverKind, opts: { secret?: string } = {}): Promise<TestProject> {
+export async function startTestProject(
+  kind: ProjectDriverKind,
+  opts: { secret?: string; statementTimeoutMs?: number } = {},
+): Promise<TestProject> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-project-'));
   let server: PostgresServer | undefined;
   let databaseUrl: string | undefined;
@@ -44,7 +47,7 @@ export async function startTestProject(kind: ProjectDriverKind, opts: { secret?:
     baseUrl: 'http://127.0.0.1',
     databaseUrl,
     jwtSecret: opts.secret,
-    statementTimeoutMs: 5_000,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 5_000,
   });
   await project.start();
   const engine = new GraphqlEngine(project);
