@@ -1,3 +1,5 @@
+import { getPublicSuffix } from 'tldts';
+
 /**
  * The allow-list entries of an embedded room: `https://host[:port]` or `https://*.host[:port]`, and `http://`
  * only for loopback development hosts. Pure functions, used for the stored list, the CSP and the parent check.
@@ -22,8 +24,11 @@ export function normalizeEmbedOrigin(entry: string): { origin: string } | { erro
   const isIp = /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
   if (!isIp && !labels.every((label) => LABEL.test(label))) return { error: 'has an invalid host name' };
   if (isIp && (wildcard || host.split('.').some((part) => Number(part) > 255))) return { error: 'has an invalid host' };
-  if (wildcard && labels.length < 2 && host !== 'localhost')
-    return { error: 'a wildcard needs a domain below the top level, e.g. https://*.example.com' };
+  if (wildcard && host !== 'localhost' && isPublicSuffix(host)) {
+    return {
+      error: 'a wildcard cannot cover a public suffix (such as com, co.uk or github.io); use a domain below it, e.g. https://*.example.com',
+    };
+  }
   if (scheme === 'http' && !LOOPBACK_HOSTS.test(wildcard ? `x.${host}` : host)) {
     return { error: 'http:// is allowed only for localhost, *.localhost and 127.0.0.1; use https://' };
   }
@@ -31,6 +36,11 @@ export function normalizeEmbedOrigin(entry: string): { origin: string } | { erro
   const defaultPort = scheme === 'https' ? 443 : 80;
   const portPart = port === null || port === defaultPort ? '' : `:${port}`;
   return { origin: `${scheme}://${wildcard ? '*.' : ''}${host}${portPart}` };
+}
+
+/** True when anyone can register names directly below `host`: the Public Suffix List (bundled in tldts), its private section (github.io) included. */
+function isPublicSuffix(host: string): boolean {
+  return getPublicSuffix(host, { allowPrivateDomains: true }) === host;
 }
 
 /** `value` when it is exactly a browser's http(s) origin (`scheme://host[:port]`, as in `MessageEvent.origin`), else null. */

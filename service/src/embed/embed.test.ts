@@ -32,6 +32,22 @@ describe('embed origin entries', () => {
     }
   });
 
+  it('refuses a wildcard over a public suffix, the private section (github.io) included, and allows one below it', () => {
+    for (const suffix of [
+      'https://*.co.uk',
+      'https://*.github.io',
+      'https://*.com.au',
+      'https://*.s3.amazonaws.com',
+      'https://*.CO.UK:8443',
+    ]) {
+      expect([suffix, normalizeEmbedOrigin(suffix)]).toEqual([suffix, { error: expect.stringMatching(/public suffix/) }]);
+    }
+    expect(normalizeEmbedOrigin('https://*.example.co.uk')).toEqual({ origin: 'https://*.example.co.uk' });
+    expect(normalizeEmbedOrigin('https://*.octocat.github.io')).toEqual({ origin: 'https://*.octocat.github.io' });
+    expect(normalizeEmbedOrigin('https://co.uk')).toEqual({ origin: 'https://co.uk' });
+    expect(normalizeEmbedOrigin('http://*.localhost:5173')).toEqual({ origin: 'http://*.localhost:5173' });
+  });
+
   it('admits subdomains with a wildcard but never the apex, and needs the same scheme and port', () => {
     const list = ['https://*.example.com', 'http://localhost:3000'];
     expect(embedOriginAllowed('https://app.example.com', list)).toBe(true);
@@ -83,6 +99,8 @@ describe('embedding through the API and the embed page', () => {
     const bad = await putOrigins(m.id, ['https://ok.example.com', 'http://insecure.example.com', 'https://x.example.com/path']);
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { param: string }) => e.param)).toEqual(['origins[1]', 'origins[2]']);
+    const suffix = await putOrigins(m.id, ['https://*.ok.example.com', 'https://*.github.io']);
+    expect([suffix.status, suffix.body.errors]).toEqual([400, [{ param: 'origins[1]', message: expect.stringMatching(/public suffix/) }]]);
     expect((await putOrigins(m.id, 'https://a.example.com')).status).toBe(400);
     expect(
       (
