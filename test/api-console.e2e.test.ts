@@ -33,7 +33,8 @@ describe('API console (/api/v1/public/docs) in Chromium, under its strict page h
     await getMe.waitFor();
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
     await page.evaluate(
-      (key) => (window as unknown as { ui: { preauthorizeApiKey(n: string, k: string): void } }).ui.preauthorizeApiKey('bearerAuth', key),
+      (key) =>
+        (globalThis as unknown as { ui: { preauthorizeApiKey(n: string, k: string): void } }).ui.preauthorizeApiKey('bearerAuth', key),
       firstStartSecrets(svc.stdout()).key,
     );
     await getMe.locator('.opblock-summary').click();
