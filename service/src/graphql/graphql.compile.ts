@@ -59,17 +59,47 @@ const ORDER_SQL: Record<Direction, string> = {
 /** Base64 of the JSON text of a jsonb array, as pg_graphql encodes cursors and node ids. */
 const base64Json = (arrayExpr: string) => `translate(encode(convert_to((${arrayExpr})::text, 'UTF8'), 'base64'), E'\\n', '')`;
 
+/** The rows one request may return, counted while its statements are compiled: pages times the rows they are nested in. */
+export class RowBudget {
+  private total = 0;
+
+  constructor(readonly maxRows: number) {}
+
+  /** Counts `rows` more; refuses the request once the total passes the limit. */
+  spend(rows: number): void {
+    this.total += rows;
+    if (this.total > this.maxRows) {
+      throw gqlError(`Query may return more than ${this.maxRows} rows: ask nested collections for fewer with first or last`);
+    }
+  }
+}
+
 /** Turns one GraphQL operation's data fields into SQL, for one role's schema and model. */
 export class Compiler {
   readonly params: (string | null)[] = [];
   private aliases = 0;
+  /** How many rows the node being compiled may stand for: the product of the page sizes it is nested in. */
+  private rowsPerNode = 1;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly model: GraphModel,
     private readonly variables: Record<string, unknown>,
     private readonly fragments: Record<string, FragmentDefinitionNode>,
+    private readonly budget: RowBudget = new RowBudget(Number.POSITIVE_INFINITY),
   ) {}
+
+  /** Builds the rows of a page (or a record list) of at most `rows` rows for each row it is nested in. */
+  private rowsOf<T>(rows: number, build: () => T): T {
+    const outer = this.rowsPerNode;
+    this.rowsPerNode = outer * rows;
+    this.budget.spend(this.rowsPerNode);
+    try {
+      return build();
+    } finally {
+      this.rowsPerNode = outer;
+    }
+  }
 
   private param(value: string | null, cast: string): string {
     this.params.push(value);
@@ -180,7 +210,8 @@ export class Compiler {
         const b = this.alias();
         const on = f.join.map(([mine, theirs]) => `${b}.${ident(theirs)} = ${a}.${ident(mine)}`).join(' and ');
         const sub = this.subFields(nodes, f.target.typeName);
-        entries.push([key, `(select ${this.nodeExpr(f.target, b, sub)} from ${tableRef(f.target)} ${b} where ${on} limit 1)`]);
+        const one = this.rowsOf(1, () => this.nodeExpr(f.target, b, sub));
+        entries.push([key, `(select ${one} from ${tableRef(f.target)} ${b} where ${on} limit 1)`]);
       } else {
         const args = this.args(t.typeName, node);
         const join = (b: string) => f.join.map(([mine, theirs]) => `${b}.${ident(theirs)} = ${a}.${ident(mine)}`);
@@ -302,7 +333,7 @@ export class Compiler {
         for (const [ek, en] of edgeFields) {
           const en0 = en[0]!.name.value;
           if (en0 === 'cursor') edge.push([ek, cursor()]);
-          else if (en0 === 'node') edge.push([ek, this.nodeExpr(t, b, this.subFields(en, t.typeName))]);
+          else if (en0 === 'node') edge.push([ek, this.rowsOf(limit, () => this.nodeExpr(t, b, this.subFields(en, t.typeName)))]);
         }
         entries.push([key, `coalesce(jsonb_agg(${this.object(edge)} order by ${ord}) filter (where ${n} <= ${L}), '[]'::jsonb)`]);
       } else if (name === 'pageInfo') {
@@ -443,7 +474,8 @@ export class Compiler {
       if (!decoded) return 'null::jsonb';
       const { t } = decoded;
       const a = this.alias();
-      return `(select ${this.nodeExpr(t, a, this.subFields([node], t.typeName), true)} from ${tableRef(t)} ${a} where ${this.nodeIdCondition(t, args.nodeId as string, a)})`;
+      const one = this.rowsOf(1, () => this.nodeExpr(t, a, this.subFields([node], t.typeName), true));
+      return `(select ${one} from ${tableRef(t)} ${a} where ${this.nodeIdCondition(t, args.nodeId as string, a)})`;
     }
     const byPk = this.model.tables.find((x) => `${lowerFirst(x.typeName)}ByPk` === name);
     if (byPk) {
@@ -452,7 +484,8 @@ export class Compiler {
         const f = columnFields(byPk).find((x) => x.column.name === c.name)!;
         return `${a}.${ident(c.name)} = ${this.param(this.textValue(args[f.name]), c.sqlType)}`;
       });
-      return `(select ${this.nodeExpr(byPk, a, this.subFields([node], byPk.typeName))} from ${tableRef(byPk)} ${a} where ${pk.join(' and ')})`;
+      const one = this.rowsOf(1, () => this.nodeExpr(byPk, a, this.subFields([node], byPk.typeName)));
+      return `(select ${one} from ${tableRef(byPk)} ${a} where ${pk.join(' and ')})`;
     }
     const t = this.model.tables.find((x) => x.collectionName === name);
     if (t) return this.connection(t, tableRef(t), args, this.subFields([node], `${t.typeName}Connection`), () => []);
@@ -470,7 +503,8 @@ export class Compiler {
       const t = fn.returns.table;
       if (fn.fn.returnsSet) return this.connection(t, call, args, this.subFields([node], `${t.typeName}Connection`), () => []);
       const a = this.alias();
-      return `(select case when ${a} is null then null else ${this.nodeExpr(t, a, this.subFields([node], t.typeName))} end from ${call} ${a})`;
+      const one = this.rowsOf(1, () => this.nodeExpr(t, a, this.subFields([node], t.typeName)));
+      return `(select case when ${a} is null then null else ${one} end from ${call} ${a})`;
     }
     return `to_jsonb(${this.valueExpr(call, fn.returns.scalar, fn.returns.isArray)})`;
   }
@@ -521,10 +555,9 @@ export class Compiler {
       const fname = nodes[0]!.name.value;
       if (fname === 'affectedCount') entries.push([key, '(select count(*) from affected)::int']);
       else if (fname === 'records') {
-        entries.push([
-          key,
-          `coalesce((select jsonb_agg(${this.nodeExpr(t, r, this.subFields(nodes, t.typeName))}) from affected ${r}), '[]'::jsonb)`,
-        ]);
+        const records = verb === 'insertInto' ? (args.objects as unknown[]).length : (args.atMost as number);
+        const record = this.rowsOf(records, () => this.nodeExpr(t, r, this.subFields(nodes, t.typeName)));
+        entries.push([key, `coalesce((select jsonb_agg(${record}) from affected ${r}), '[]'::jsonb)`]);
       }
     }
     const sql = `with affected as (${statement}) select (select count(*) from affected)::int as n, ${this.object(entries)} as data`;

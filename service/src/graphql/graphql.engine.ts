@@ -3,15 +3,12 @@ import {
   GraphQLError,
   Kind,
   parse,
-  specifiedRules,
   validate,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type SelectionSetNode,
-  type ValidationRule,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import type { ProjectDatabase } from '../project/project.database';
@@ -19,10 +16,11 @@ import type { JwtClaims } from '../project/project.keys';
 import type { Reflection } from '../project/project.reflection';
 import type { ApiRole } from '../project/project.setup';
 import { AppError } from '../shared/errors';
-import { Compiler } from './graphql.compile';
+import { Compiler, RowBudget } from './graphql.compile';
 import { buildModel, type GraphModel } from './graphql.model';
 import { buildSchema } from './graphql.schema';
 import { shapeQuery } from './graphql.shape';
+import { documentSizeError, type SizeLimits } from './graphql.size';
 
 /** A GraphQL request body. */
 export interface GraphqlRequest {
@@ -38,55 +36,26 @@ export interface GraphqlResponse {
 }
 
 /** Limits on one request. */
-export interface GraphqlLimits {
-  maxDepth: number;
-  maxFields: number;
+export interface GraphqlLimits extends SizeLimits {
   maxQueryLength: number;
+  /** Root fields (each one a statement or subquery of its own, aliases included) per operation. */
+  maxRootFields: number;
+  /** Rows the whole request may return: each page's size times the rows of the pages it is nested in. */
+  maxRows: number;
 }
 
-/** Depth and width limits of a query. */
-export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 16, maxFields: 2_000, maxQueryLength: 100_000 };
+/** The limits every request runs under, whatever its key. */
+export const DEFAULT_LIMITS: GraphqlLimits = {
+  maxDepth: 16,
+  maxFields: 2_000,
+  maxFragmentNesting: 100,
+  maxQueryLength: 100_000,
+  maxRootFields: 20,
+  maxRows: 30_000,
+};
 
 /** Postgres errors whose message is safe and useful to show: data, integrity, privilege, RLS, raise, timeouts. */
 const SHOWN_SQLSTATE = /^(22|23|42501|P0001|57014|40001|40P01|25006)/;
-
-function sizeRule(limits: GraphqlLimits): ValidationRule {
-  return (context) => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    let fields = 0;
-    const walk = (set: SelectionSetNode | undefined, depth: number, stack: string[]): boolean => {
-      if (!set) return true;
-      if (depth > limits.maxDepth) {
-        context.reportError(new GraphQLError(`Query is too deep: the limit is ${limits.maxDepth} levels`));
-        return false;
-      }
-      for (const sel of set.selections) {
-        if (sel.kind === Kind.FIELD) {
-          fields += 1;
-          if (fields > limits.maxFields) {
-            context.reportError(new GraphQLError(`Query selects too many fields: the limit is ${limits.maxFields}`));
-            return false;
-          }
-          if (!walk(sel.selectionSet, depth + 1, stack)) return false;
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-          if (!walk(sel.selectionSet, depth, stack)) return false;
-        } else {
-          const frag = fragments.get(sel.name.value);
-          if (!frag || stack.includes(frag.name.value)) continue;
-          if (!walk(frag.selectionSet, depth, [...stack, frag.name.value])) return false;
-        }
-      }
-      return true;
-    };
-    return {
-      OperationDefinition(op) {
-        walk(op.selectionSet, 1, []);
-        return false;
-      },
-    };
-  };
-}
 
 /** The message a client sees for an error thrown while executing. */
 export function publicMessage(err: unknown): string {
@@ -102,15 +71,12 @@ export class GraphqlEngine {
   /** Parsed documents and their validation per schema, by query text: clients repeat the same few queries. */
   private readonly parsed = new Map<string, DocumentNode>();
   private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, readonly GraphQLError[]>>();
-  private readonly rules: ValidationRule[];
 
   constructor(
     private readonly project: ProjectDatabase,
     private readonly limits: GraphqlLimits = DEFAULT_LIMITS,
     private readonly onError: (err: unknown) => void = () => undefined,
-  ) {
-    this.rules = [...specifiedRules, sizeRule(limits)];
-  }
+  ) {}
 
   private schemaFor(reflection: Reflection, role: ApiRole): { schema: GraphQLSchema; model: GraphModel } {
     const hit = this.schemas.get(role);
@@ -126,14 +92,17 @@ export class GraphqlEngine {
     if (!bySchema) this.validated.set(schema, (bySchema = new Map()));
     let errors = bySchema.get(document);
     if (!errors) {
-      errors = validate(schema, document, this.rules);
+      errors = validate(schema, document);
       remember(bySchema, document, errors);
     }
     return errors;
   }
 
-  /** Runs one request as the claims' role in one transaction (rolled back on any error). */
-  async run(request: GraphqlRequest, claims: JwtClaims): Promise<GraphqlResponse> {
+  /**
+   * Runs one request as the claims' role in one transaction (rolled back on any error). With `queriesOnly` (a GET),
+   * a document whose selected operation is a mutation is refused as `method_not_allowed` before anything runs.
+   */
+  async run(request: GraphqlRequest, claims: JwtClaims, { queriesOnly = false } = {}): Promise<GraphqlResponse> {
     if (typeof request.query !== 'string' || request.query.length === 0) return fail('No query provided');
     if (request.query.length > this.limits.maxQueryLength) return fail('Query is too long');
     if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
@@ -148,13 +117,20 @@ export class GraphqlEngine {
       }
       remember(this.parsed, request.query, document);
     }
+    // Measured before any other rule walks the document, and before a database connection is taken.
+    const sizeError = documentSizeError(document, this.limits);
+    if (sizeError) return fail(sizeError);
+    const selected = pickOperation(document, request.operationName);
+    if (queriesOnly && typeof selected !== 'string' && selected.operation === 'mutation') {
+      throw new AppError('method_not_allowed', 'Mutations need POST');
+    }
     const doc = document;
     try {
       return await this.project.asRole(claims, async ({ client, reflection }) => {
         const { schema, model } = this.schemaFor(reflection, claims.role);
         const errors = this.validate(schema, doc);
         if (errors.length > 0) return { data: null, errors: errors.map((e) => ({ message: e.message })) };
-        const operation = pickOperation(doc, request.operationName);
+        const operation = selected;
         if (typeof operation === 'string') return fail(operation);
         if (operation.operation === 'subscription') return fail('Subscriptions are not supported');
         if (!model.introspection && usesIntrospection(operation)) return fail('Unknown field "__schema" on type Query');
@@ -162,16 +138,22 @@ export class GraphqlEngine {
         if (coerced.errors) return { data: null, errors: coerced.errors.map((e) => ({ message: e.message })) };
         const fragments: Record<string, FragmentDefinitionNode> = {};
         for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-        const compiler = new Compiler(schema, model, coerced.coerced, fragments);
+        const budget = new RowBudget(this.limits.maxRows);
+        const compiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
         const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
         const root: Record<string, unknown> = {};
         const top = compiler.collect(operation.selectionSet, rootType);
         const data = [...top].filter(([, nodes]) => !nodes[0]!.name.value.startsWith('__'));
+        if (data.length > this.limits.maxRootFields) {
+          return fail(`Query selects too many root fields: the limit is ${this.limits.maxRootFields}, aliases included`);
+        }
         if (operation.operation === 'mutation') {
-          for (const [key, nodes] of data) {
-            const fieldCompiler = new Compiler(schema, model, coerced.coerced, fragments);
-            const m = fieldCompiler.mutationField(mergeNodes(nodes));
-            const { rows } = await client.query(m.sql, fieldCompiler.params);
+          const statements = data.map(([key, nodes]) => {
+            const fieldCompiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
+            return { key, m: fieldCompiler.mutationField(mergeNodes(nodes)), params: fieldCompiler.params };
+          });
+          for (const { key, m, params } of statements) {
+            const { rows } = await client.query(m.sql, params);
             const n = Number(rows[0]!.n);
             if (m.atMost !== null && n > m.atMost) throw new AppError('conflict', `${m.verb} impacts too many records`);
             root[key] = rows[0]!.data;

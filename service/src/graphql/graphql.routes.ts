@@ -46,10 +46,7 @@ export function projectGraphqlRouter(project: ProjectDatabase, logger: Logger): 
       const body: unknown = req.method === 'GET' ? parseGet(req) : req.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         throw new AppError('validation_failed', 'The body must be a JSON object');
-      const request = body as GraphqlRequest;
-      if (req.method === 'GET' && /^\s*mutation\b/.test(String(request.query)))
-        throw new AppError('method_not_allowed', 'Mutations need POST');
-      res.json(await engine.run(request, claims));
+      res.json(await engine.run(body as GraphqlRequest, claims, { queriesOnly: req.method === 'GET' }));
     } catch (err) {
       if (err instanceof AppError) return sendError(res, httpStatusOf(err.code), err.detail);
       logger.error('project graphql request failed', { error: err instanceof Error ? err.message : String(err) });
