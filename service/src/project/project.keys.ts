@@ -43,8 +43,9 @@ export function verifyJwt(token: string, secret: string, nowSeconds: number): Jw
   if (typeof header !== 'object' || header === null || (header as { alg?: unknown }).alg !== 'HS256') {
     throw unauthorized('The key must be signed with HS256');
   }
-  const expected = crypto.createHmac('sha256', secret).update(`${head}.${body}`).digest();
-  const given = Buffer.from(sig, 'base64url');
+  // Compared as text: decoding would accept the other last characters whose unused low bits differ.
+  const expected = Buffer.from(crypto.createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url'));
+  const given = Buffer.from(sig);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw unauthorized('The key has an invalid signature');
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw unauthorized('The key has no claims');
   const c = claims as Record<string, unknown>;
