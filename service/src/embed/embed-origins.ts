@@ -59,7 +59,7 @@ export function embedOriginAllowed(origin: string, allowed: readonly string[]): 
   const url = browserOrigin(origin);
   if (!url) return false;
   const scheme = url.protocol.slice(0, -1);
-  return allowed.some((entry) => {
+  return allowed.filter(stillValid).some((entry) => {
     const match = /^(https?):\/\/(\*\.)?([^:]+)(?::(\d+))?$/.exec(entry);
     if (!match || match[1] !== scheme || (match[4] ?? '') !== url.port) return false;
     // `*.example.com` admits any subdomain, never example.com itself.
@@ -69,5 +69,11 @@ export function embedOriginAllowed(origin: string, allowed: readonly string[]): 
 
 /** The value of the embed page's `frame-ancestors` directive. */
 export function frameAncestors(allowed: readonly string[]): string {
-  return allowed.length === 0 ? "'none'" : allowed.join(' ');
+  const valid = allowed.filter(stillValid);
+  return valid.length === 0 ? "'none'" : valid.join(' ');
+}
+
+/** A stored entry that today's rules still accept: a list saved before a rule was added (a public suffix wildcard) loses that entry. */
+function stillValid(entry: string): boolean {
+  return 'origin' in normalizeEmbedOrigin(entry);
 }

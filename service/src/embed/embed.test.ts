@@ -32,7 +32,7 @@ describe('embed origin entries', () => {
     }
   });
 
-  it('refuses a wildcard over a public suffix, the private section (github.io) included, and allows one below it', () => {
+  it('refuses a wildcard over a public suffix (github.io included) and ignores one stored before the rule; allows one below it', () => {
     for (const suffix of [
       'https://*.co.uk',
       'https://*.github.io',
@@ -45,6 +45,11 @@ describe('embed origin entries', () => {
     expect(normalizeEmbedOrigin('https://*.example.co.uk')).toEqual({ origin: 'https://*.example.co.uk' });
     expect(normalizeEmbedOrigin('https://*.octocat.github.io')).toEqual({ origin: 'https://*.octocat.github.io' });
     expect(normalizeEmbedOrigin('https://co.uk')).toEqual({ origin: 'https://co.uk' });
+    const storedBeforeTheRule = ['https://*.github.io', 'https://*.example.co.uk'];
+    expect(embedOriginAllowed('https://attacker.github.io', storedBeforeTheRule)).toBe(false);
+    expect(embedOriginAllowed('https://app.example.co.uk', storedBeforeTheRule)).toBe(true);
+    expect(frameAncestors(storedBeforeTheRule)).toBe('https://*.example.co.uk');
+    expect(frameAncestors(['https://*.github.io'])).toBe("'none'");
     expect(normalizeEmbedOrigin('http://*.localhost:5173')).toEqual({ origin: 'http://*.localhost:5173' });
   });
 
