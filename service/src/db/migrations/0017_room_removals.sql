@@ -6,4 +6,4 @@ CREATE TABLE room_removals (
   removal_key TEXT NOT NULL,
   removed_at  TEXT NOT NULL,
   PRIMARY KEY (meeting_id, removal_key)
-) STRICT, WITHOUT ROWID;
+) STRICT;
