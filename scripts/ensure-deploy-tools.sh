@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Makes sure the servers that the deploy tests run beside svc are installed, from Debian's packages: pebble
-# (an ACME test CA, with pebble-challtestsrv), caddy (the reverse proxy of deploy/Caddyfile) and coturn (the
-# TURN server svc supervises). Installs the missing ones in one apt-get call when run as root; their package
-# scripts may not start them (tests start their own on loopback). Prints the command to run otherwise.
+# (an ACME test CA, with pebble-challtestsrv), caddy (the reverse proxy of deploy/Caddyfile), coturn (the
+# TURN server svc supervises) and NSS's certutil (browser tests trust a test CA). Installs the missing ones
+# in one apt-get call when run as root, without starting their services (tests start their own on
+# loopback); prints the command to run otherwise.
 set -euo pipefail
 
 missing=()
 command -v pebble >/dev/null 2>&1 && command -v pebble-challtestsrv >/dev/null 2>&1 || missing+=(pebble)
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 command -v turnserver >/dev/null 2>&1 || missing+=(coturn)
+command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 
 if [[ ${#missing[@]} == 0 ]]; then
   exit 0

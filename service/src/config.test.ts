@@ -147,3 +147,22 @@ describe('insecureBaseUrlWarning', () => {
     }
   });
 });
+
+describe('TLS settings', () => {
+  it('is off by default; acme needs an https base URL on a host name, files needs both files', () => {
+    expect(loadConfig({}).tls).toMatchObject({ mode: 'off', httpsPort: 443, httpPort: 80 });
+    expect(loadConfig({ SVC_TLS: 'acme', SVC_BASE_URL: 'https://meet.example.com' }).tls).toMatchObject({
+      mode: 'acme',
+      acme: { directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory' },
+    });
+    expect(() => loadConfig({ SVC_TLS: 'acme' })).toThrow(/SVC_BASE_URL=https:\/\/meet.example.com/);
+    expect(() => loadConfig({ SVC_TLS: 'acme', SVC_BASE_URL: 'http://meet.example.com' })).toThrow(/must be https/);
+    expect(() => loadConfig({ SVC_TLS: 'acme', SVC_BASE_URL: 'https://203.0.113.7' })).toThrow(/public host name/);
+    expect(() => loadConfig({ SVC_TLS: 'files', SVC_TLS_CERT_FILE: '/etc/c.pem' })).toThrow(/SVC_TLS_KEY_FILE/);
+    expect(loadConfig({ SVC_TLS: 'files', SVC_TLS_CERT_FILE: 'c.pem', SVC_TLS_KEY_FILE: 'k.pem' }).baseUrl).toBe('https://localhost');
+    expect(() => loadConfig({ SVC_TLS: 'on' })).toThrow(/SVC_TLS must be off, acme or files/);
+    expect(() => loadConfig({ SVC_TLS: 'acme', SVC_BASE_URL: 'https://a.example', SVC_ACME_DIRECTORY_URL: 'http://ca' })).toThrow(
+      /SVC_ACME_DIRECTORY_URL must be an https URL/,
+    );
+  });
+});

@@ -31,6 +31,23 @@ export interface Config {
   /** The LLM endpoint ask_meetings answers with; absent: answers are extractive (quoted transcript sentences). */
   llm: LlmSettings | undefined;
   transcription: TranscriptionConfig;
+  tls: TlsSettings;
+}
+
+/** Let's Encrypt's production directory, the default ACME CA. */
+export const LETS_ENCRYPT_DIRECTORY_URL = 'https://acme-v02.api.letsencrypt.org/directory';
+
+/** How the service serves HTTPS itself: not at all (a proxy in front, or a laptop), with a certificate from an ACME CA, or from files. */
+export interface TlsSettings {
+  mode: 'off' | 'acme' | 'files';
+  /** HTTPS for the API, the pages and the sockets. */
+  httpsPort: number;
+  /** Plain HTTP: ACME HTTP-01 challenges, and a redirect to https for everything else. */
+  httpPort: number;
+  /** `files`: the certificate chain and its key (PEM), reloaded when they change. */
+  certFile: string | undefined;
+  keyFile: string | undefined;
+  acme: { directoryUrl: string; email: string | undefined; caFile: string | undefined };
 }
 
 /** The Slack app whose OAuth install the dashboard offers. */
@@ -126,8 +143,17 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const dataDir = path.resolve(env.SVC_DATA_DIR ?? './data');
-  const baseUrl = (env.SVC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const tls = tlsSettings(env);
+  const defaultBaseUrl =
+    tls.mode === 'off' ? `http://localhost:${port}` : `https://localhost${tls.httpsPort === 443 ? '' : `:${tls.httpsPort}`}`;
+  const baseUrl = (env.SVC_BASE_URL ?? defaultBaseUrl).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ConfigError(`SVC_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  if (tls.mode !== 'off' && !baseUrl.startsWith('https://')) {
+    throw new ConfigError(`SVC_TLS=${tls.mode} serves https: SVC_BASE_URL must be https://your.host.name, got "${baseUrl}"`);
+  }
+  if (tls.mode === 'acme' && (env.SVC_BASE_URL === undefined || /^\d|^\[|^localhost$/.test(new URL(baseUrl).hostname))) {
+    throw new ConfigError('SVC_TLS=acme gets a certificate for a public host name: set SVC_BASE_URL=https://meet.example.com');
+  }
   const logLevel = (env.SVC_LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   return {
@@ -172,6 +198,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stt: sttSettings(env),
       pocketsphinxModelDir: path.resolve(env.SVC_POCKETSPHINX_MODEL_DIR || '/usr/share/pocketsphinx/model/en-us'),
       jobConcurrency: integer(env, 'SVC_JOB_CONCURRENCY', 1, 1, 64),
+    },
+    tls,
+  };
+}
+
+function tlsSettings(env: NodeJS.ProcessEnv): TlsSettings {
+  const mode = (env.SVC_TLS || 'off') as TlsSettings['mode'];
+  if (!['off', 'acme', 'files'].includes(mode)) throw new ConfigError(`SVC_TLS must be off, acme or files, got "${mode}"`);
+  const certFile = env.SVC_TLS_CERT_FILE ? path.resolve(env.SVC_TLS_CERT_FILE) : undefined;
+  const keyFile = env.SVC_TLS_KEY_FILE ? path.resolve(env.SVC_TLS_KEY_FILE) : undefined;
+  if (mode === 'files' && (!certFile || !keyFile)) {
+    throw new ConfigError('SVC_TLS=files needs SVC_TLS_CERT_FILE (the certificate chain, PEM) and SVC_TLS_KEY_FILE (its key, PEM)');
+  }
+  const directoryUrl = env.SVC_ACME_DIRECTORY_URL || LETS_ENCRYPT_DIRECTORY_URL;
+  if (!/^https:\/\/[^/]+/.test(directoryUrl)) throw new ConfigError(`SVC_ACME_DIRECTORY_URL must be an https URL, got "${directoryUrl}"`);
+  return {
+    mode,
+    httpsPort: integer(env, 'SVC_HTTPS_PORT', 443, 0, 65535),
+    httpPort: integer(env, 'SVC_HTTP_PORT', 80, 0, 65535),
+    certFile,
+    keyFile,
+    acme: {
+      directoryUrl,
+      email: env.SVC_ACME_EMAIL || undefined,
+      caFile: env.SVC_ACME_CA_FILE ? path.resolve(env.SVC_ACME_CA_FILE) : undefined,
     },
   };
 }

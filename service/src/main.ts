@@ -3,7 +3,9 @@ import { ConfigError, insecureBaseUrlWarning, loadConfig, type Config } from './
 import type { Logger } from './shared/logger';
 import { bootstrap } from './bootstrap';
 import { SCOPES } from './keys/scopes';
-import { listen } from './http/server';
+import http from 'node:http';
+import { listenOn, portOf, serverOptions } from './http/server';
+import { serveHttps } from './http/https-server';
 import { serveLocalSql } from './project/project.socket';
 import { createDeliveryWorker, createJobWorker, mediaJobHandlers } from './services';
 import { WorkerPool } from './media/worker-pool';
@@ -19,7 +21,10 @@ const STOP_WAIT_MS = STOP_LIMIT_MS - 1_000;
 
 /** Composition root: config -> database + migrations -> HTTP -> background workers; stops gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  let config = loadConfig();
+  // Plain HTTP binds first: with PORT=0 the base URL (join links, download URLs) then names the port really used.
+  const plain = config.tls.mode === 'off' ? await listenOn(http.createServer(serverOptions()), config.port, config.host) : undefined;
+  if (plain && config.port === 0) config = loadConfig({ ...process.env, PORT: String(portOf(plain)) });
   const core = bootstrap(config);
   const { logger, services } = core;
   const insecure = insecureBaseUrlWarning(config.baseUrl);
@@ -50,11 +55,10 @@ async function main(): Promise<void> {
   if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
   const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
   const app = createApp({ config, services, logger, project: core.project, media });
-  const server = await listen(app, config.port, config.host);
+  const https = plain ? undefined : await serveHttps(app, config, services.clock, logger);
+  const server = plain ? plain.on('request', app) : https!.server;
   const roomSockets = attachRoomSockets(server, services.rooms, logger);
   emptyRooms.start();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
   deliveryWorker.start();
   jobWorker.start();
   // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
@@ -65,7 +69,10 @@ async function main(): Promise<void> {
       return { close: async () => undefined };
     },
   );
-  process.stdout.write(`svc listening on http://localhost:${port} (base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
+  const listening = https
+    ? `https://localhost:${portOf(server)} (http on ${portOf(https.redirector)} for certificates and redirects, `
+    : `http://localhost:${portOf(server)} (`;
+  process.stdout.write(`svc listening on ${listening}base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -83,6 +90,7 @@ async function main(): Promise<void> {
     const recordingsFinished = services.rooms.recordings.stopAll();
     const closed = Promise.all([
       new Promise<void>((resolve) => server.close(() => resolve())),
+      https?.stopCompanions(),
       deliveryWorker.stop(),
       jobWorker.stop(),
       recordingsFinished.then(() => media?.close()),

@@ -29,14 +29,15 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Launches headless Chromium; each `openPage` gets its own context (a fresh profile). With `blockDevices` the
- * browser refuses camera and microphone, as when a user clicks "Block"; `extraArgs` are added to the flags.
+ * browser refuses camera and microphone, as when a user clicks "Block"; `extraArgs` are added to the flags, `env` replaces
+ * the browser's environment (a HOME whose NSS database trusts a test CA).
  */
-export function launchBrowser(opts: { blockDevices?: boolean; extraArgs?: string[] } = {}): Promise<Browser> {
+export function launchBrowser(opts: { blockDevices?: boolean; extraArgs?: string[]; env?: Record<string, string> } = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run scripts/ensure-chromium.sh (npm test does)`);
   const args = opts.blockDevices
     ? [...CHROMIUM_ARGS.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts']
     : CHROMIUM_ARGS;
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...args, ...(opts.extraArgs ?? [])] });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...args, ...(opts.extraArgs ?? [])], env: opts.env });
 }
 
 /** A page in a fresh browser context, with what it logged (errors, warnings, signalling in short) kept for failure messages. */

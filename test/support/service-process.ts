@@ -41,7 +41,7 @@ export async function startService(dataDir: string, env: Record<string, string> 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${err}`)), 20_000);
     const check = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
+      const match = /listening on (https?:\/\/\S+)/.exec(out);
       if (match) {
         clearTimeout(timer);
         child.stdout!.off('data', check);

@@ -29,17 +29,18 @@ export const SERVER_LIMITS: ServerLimits = {
   maxConnections: 1_024,
 };
 
-/** Starts serving `app` on `port`/`host` with the given limits; resolves once listening. */
-export function listen(app: Express, port: number, host: string, limits: ServerLimits = SERVER_LIMITS): Promise<http.Server> {
-  const server = http.createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    app,
-  );
+/** The timeouts every server of the service (HTTP and HTTPS) is created with. */
+export function serverOptions(limits: ServerLimits = SERVER_LIMITS): http.ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  };
+}
+
+/** Starts `server` listening on `port`/`host` (0: a free port) with the connection limit; resolves once it listens. */
+export function listenOn<S extends http.Server>(server: S, port: number, host: string, limits: ServerLimits = SERVER_LIMITS): Promise<S> {
   server.maxConnections = limits.maxConnections;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -48,4 +49,15 @@ export function listen(app: Express, port: number, host: string, limits: ServerL
       resolve(server);
     });
   });
+}
+
+/** Starts serving `app` on `port`/`host` with the given limits; resolves once listening. */
+export function listen(app: Express, port: number, host: string, limits: ServerLimits = SERVER_LIMITS): Promise<http.Server> {
+  return listenOn(http.createServer(serverOptions(limits), app), port, host, limits);
+}
+
+/** The port a listening server was given (the one asked for, or the free one picked for 0). */
+export function portOf(server: http.Server): number {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
 }
