@@ -7,6 +7,7 @@ import { keyHint } from './keys/keys.service';
 import { isScope, SCOPES, type Scope } from './keys/scopes';
 import type { Services } from './services';
 import { PROJECT_USAGE, runProjectCli } from './project/project.cli';
+import { BACKUP_USAGE, runBackupCli } from './backup/backup.cli';
 import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 import type { JobStatus } from './jobs/jobs.repo';
@@ -36,6 +37,7 @@ const USAGE = `Usage:
   svc users set-password EMAIL     Reads the new password from stdin (at least 10 characters); enables
                                    email + password sign-in to the dashboard.
 ${PROJECT_USAGE}
+${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}, or "all".
 Event types: ${EVENT_TYPES.join(', ')}, or "all".
@@ -304,6 +306,12 @@ function readStdin(): string {
 
 /** Entry point of the `svc` binary. */
 export function main(argv = process.argv.slice(2)): void {
+  // Before bootstrap: a restore writes into an empty directory, and a backup copies the database as it is.
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
+    void runBackupCli(argv, loadConfig(), io).then((code) => (process.exitCode = code));
+    return;
+  }
   const core = bootstrap(loadConfig());
   const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
   if (argv[0] === 'project') {

@@ -2,17 +2,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from './connection';
 
-const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
+/** Where this release's migrations are. */
+export const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
+
+/** The migration files in `dir`, in the order they apply. */
+export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
+}
 
 /** Applies, in order and each in its own transaction, the numbered migrations not yet applied; foreign keys are checked before each commit. */
 export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
-    .sort();
+  const files = migrationFiles(dir);
   const newlyApplied: string[] = [];
   const foreignKeys = db.pragma('foreign_keys', { simple: true });
   // SQLite's way to rebuild a table that others reference: foreign keys off (only possible outside a
