@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import type { Browser } from 'playwright-core';
 import {
   freePort,
@@ -17,6 +14,7 @@ import {
   waitForMediaFlowing,
 } from './support/browser';
 import { startPebble, type Pebble } from './support/pebble';
+import { homeTrusting, servedCertificate } from './support/tls-trust';
 import { startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
 
 // HTTPS built in: with SVC_TLS=acme the service gets its certificate from an ACME CA (Debian's pebble on loopback),
@@ -24,18 +22,6 @@ import { startService, tempDataDir, unlimitedKey, type ServiceProcess } from './
 // and renews the certificate (pebble issues 30-second certificates here) without a restart.
 
 const HOST_NAME = 'meet.example.test';
-
-/** The certificate the service serves for HOST_NAME, checked against `root`. */
-function servedCertificate(port: number, root: string): Promise<tls.PeerCertificate> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: HOST_NAME, ca: root }, () => {
-      const cert = socket.getPeerCertificate();
-      socket.end();
-      resolve(cert);
-    });
-    socket.on('error', reject);
-  });
-}
 
 /** An API request over https to HOST_NAME (on 127.0.0.1), trusting `root`. */
 function callHttps(
@@ -60,23 +46,6 @@ function callHttps(
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
-}
-
-/** A HOME whose NSS database trusts `root`, so Chromium accepts the certificates pebble issued. */
-function homeTrusting(root: string): string {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-home-'));
-  const db = path.join(home, '.pki/nssdb');
-  fs.mkdirSync(db, { recursive: true });
-  const rootFile = path.join(home, 'root.pem');
-  fs.writeFileSync(rootFile, root);
-  for (const args of [
-    ['-N', '-d', `sql:${db}`, '--empty-password'],
-    ['-A', '-d', `sql:${db}`, '-t', 'C,,', '-n', 'pebble test root', '-i', rootFile],
-  ]) {
-    const run = spawnSync('certutil', args, { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`certutil ${args.join(' ')}: ${run.stderr}`);
-  }
-  return home;
 }
 
 describe('HTTPS built in, with a certificate from an ACME CA', () => {
@@ -116,7 +85,7 @@ describe('HTTPS built in, with a certificate from an ACME CA', () => {
 
   it('serves a certificate for its host name that chains to the CA, kept in the data directory readable by the service alone', async () => {
     expect(svc.stdout()).toContain(`svc listening on https://localhost:${httpsPort}`);
-    const cert = await servedCertificate(httpsPort, root);
+    const cert = await servedCertificate(httpsPort, HOST_NAME, root);
     expect(cert.subjectaltname).toBe(`DNS:${HOST_NAME}`);
     const tlsDir = path.join(dataDir, 'tls');
     expect(fs.statSync(tlsDir).mode & 0o777).toBe(0o700);
@@ -143,7 +112,7 @@ describe('HTTPS built in, with a certificate from an ACME CA', () => {
     expect(created.status).toBe(201);
     const { code, join_url: joinUrl } = JSON.parse(created.body) as { code: string; join_url: string };
     expect(joinUrl).toBe(`https://${HOST_NAME}:${httpsPort}/m/${code}`);
-    const first = await servedCertificate(httpsPort, root);
+    const first = await servedCertificate(httpsPort, HOST_NAME, root);
 
     browser = await launchBrowser({
       extraArgs: [`--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1`],
@@ -160,7 +129,7 @@ describe('HTTPS built in, with a certificate from an ACME CA', () => {
     const renewed = await pollUntil(
       'a renewed certificate',
       async () => {
-        const now = await servedCertificate(httpsPort, root);
+        const now = await servedCertificate(httpsPort, HOST_NAME, root);
         return now.serialNumber !== first.serialNumber && now;
       },
       60_000,
