@@ -15,6 +15,17 @@ import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:t
 /** The repository root. */
 export const ROOT = path.resolve(__dirname, '..');
 
+/**
+ * The CI smoke (SVC_BENCH_SMOKE=1, bench/smoke.test.ts): every benchmark runs at its smallest size to show
+ * that it still runs to the end; its figures mean nothing. A benchmark's own BENCH_* variables still win.
+ */
+export const SMOKE = process.env.SVC_BENCH_SMOKE === '1';
+
+/** `full`, or `tiny` in the smoke run. */
+export function smokeOr<T>(full: T, tiny: T): T {
+  return SMOKE ? tiny : full;
+}
+
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 5_000;
 /** A request of a load loop that has no answer within this long counts as an error. */
@@ -284,7 +295,8 @@ const loadAtStart = os.loadavg()[0]!;
 
 /** A one-line description of this machine for report headers. */
 export function machine(): string {
-  return `Node ${process.version}, ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start`;
+  const smoke = SMOKE ? 'SMOKE RUN (SVC_BENCH_SMOKE=1, tiny sizes: the figures mean nothing); ' : '';
+  return `${smoke}Node ${process.version}, ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start`;
 }
 
 /** One HTTP request to send in a load loop. */

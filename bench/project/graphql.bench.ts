@@ -21,15 +21,18 @@ import {
   otherCpuText,
   progress,
   runMain,
+  smokeOr,
   summarize,
   timedRequest,
   watchOtherCpu,
   type RequestSpec,
 } from '../support';
 
-const ROWS = 100_000;
-const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 400);
-const SATURATION_TOTAL = Number(process.env.BENCH_TOTAL ?? 3000);
+const ROWS = smokeOr(100_000, 1_000);
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? smokeOr(400, 10));
+const SATURATION_TOTAL = Number(process.env.BENCH_TOTAL ?? smokeOr(3000, 60));
+/** Unmeasured requests of each variant first. */
+const WARMUP_REQUESTS = smokeOr(50, 2);
 const CONCURRENCY = 16;
 
 const SCHEMA = `
@@ -73,7 +76,7 @@ async function measure(driver: string, url: string, apikey: string): Promise<Row
   ];
   progress(`${driver}: sequential, the two variants alternating`);
   const agents = variants.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
-  for (let i = 0; i < 50; i++) for (const [v, [, spec]] of variants.entries()) await timedRequest(agents[v]!, spec);
+  for (let i = 0; i < WARMUP_REQUESTS; i++) for (const [v, [, spec]] of variants.entries()) await timedRequest(agents[v]!, spec);
   const cpu = watchOtherCpu();
   const samples: number[][] = variants.map(() => []);
   for (let i = 0; i < SEQUENTIAL; i++) {

@@ -6,15 +6,26 @@
  */
 import os from 'node:os';
 import { WorkerPool } from '../../service/src/media/worker-pool';
-import { cleanUpOnExit, machine, markdownTable, otherCpuText, percent, progress, runMain, verdict, watchOtherCpu } from '../support';
+import {
+  cleanUpOnExit,
+  machine,
+  markdownTable,
+  otherCpuText,
+  percent,
+  progress,
+  runMain,
+  smokeOr,
+  verdict,
+  watchOtherCpu,
+} from '../support';
 import { bareRouterFanout } from './bare-router';
 import { measureFanout, RTP_PACKET_BYTES, type FanoutResult, type FanoutSetup } from './fanout';
 import { roomFanout, startRoomsCore } from './room-fanout';
 
-const CONSUMER_COUNTS = (process.env.BENCH_RTC_CONSUMERS ?? '10,50,200').split(',').map(Number);
+const CONSUMER_COUNTS = (process.env.BENCH_RTC_CONSUMERS ?? smokeOr('10,50,200', '2')).split(',').map(Number);
 const PACKETS_PER_SECOND = Number(process.env.BENCH_RTC_RATE ?? 1000);
 const WARMUP_SECONDS = 1;
-const SECONDS = Number(process.env.BENCH_RTC_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_RTC_SECONDS ?? smokeOr(5, 1));
 const CONFIRM = process.env.BENCH_RTC_CONFIRM === '1';
 const RUN_DEADLINE_MS = 6 * 60_000;
 /** RTC ports of the single worker's WebRtcServer (unused by plain transports, which take any free port). */

@@ -14,11 +14,11 @@ import {
   waitForPreview,
   type RoomPage,
 } from '../../test/support/browser';
-import { cleanUpOnExit, machine, markdownTable, otherCpuText, percentile, progress, runMain, verdict } from '../support';
+import { cleanUpOnExit, machine, markdownTable, otherCpuText, percentile, progress, runMain, smokeOr, verdict } from '../support';
 import { watchOtherCpuOutsideTree } from './process-tree';
 import { withRoomService } from './room-service';
 
-const JOINS = Number(process.env.BENCH_JOINS ?? 5);
+const JOINS = Number(process.env.BENCH_JOINS ?? smokeOr(5, 1));
 /** The single worker's WebRtcServer port; the other rtc benchmarks use 29800 and 29900-29999. */
 const RTC_PORT = 29_801;
 /** The target on loopback. */

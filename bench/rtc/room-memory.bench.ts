@@ -8,19 +8,19 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RoomClient } from '@svc/service/testing';
 import type { JoinCredential } from '../../service/src/rooms/room.protocol';
-import { cleanUpOnExit, machine, markdownTable, progress, runMain } from '../support';
+import { cleanUpOnExit, machine, markdownTable, progress, runMain, smokeOr } from '../support';
 import { jsonOf, withRoomService } from './room-service';
 
-const PEERS = Number(process.env.BENCH_ROOMS_PEERS ?? 20);
+const PEERS = Number(process.env.BENCH_ROOMS_PEERS ?? smokeOr(20, 2));
 /** The single worker's WebRtcServer port; the fan-out benchmark uses 29900-29999. */
 const RTC_PORT = 29_800;
 /** RSS is read every SAMPLE_GAP_MS until STEADY_READINGS in a row lie within STEADY_BYTES, for at most STEADY_TIMEOUT_MS. */
-const SAMPLE_GAP_MS = 500;
-const STEADY_READINGS = 6;
+const SAMPLE_GAP_MS = smokeOr(500, 100);
+const STEADY_READINGS = smokeOr(6, 2);
 const STEADY_BYTES = 2 * 1024 * 1024;
 const STEADY_TIMEOUT_MS = 30_000;
 /** The peers join and leave this many times, to tell a leak from the heap's high-water mark. */
-const ROUNDS = 2;
+const ROUNDS = smokeOr(2, 1);
 const RUN_DEADLINE_MS = 5 * 60_000;
 
 /** VmRSS of a process from /proc/<pid>/status, in bytes. */

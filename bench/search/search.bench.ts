@@ -10,11 +10,11 @@ import type { TestCore } from '../../service/src/testing/core';
 import { matchExpression } from '../../service/src/search/search.service';
 import type { Principal } from '../../service/src/identity/identity.service';
 import { SCOPES } from '../../service/src/keys/scopes';
-import { machine, markdownTable, progress, runMain, summarize, verdict } from '../support';
+import { machine, markdownTable, progress, runMain, smokeOr, summarize, verdict } from '../support';
 
-const SIZES = [1_000, 100_000];
+const SIZES = smokeOr([1_000, 100_000], [1_000]);
 const SEGMENTS_PER_MEETING = 100;
-const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 2_000);
+const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? smokeOr(2_000, 50));
 const TARGET_P99_MS = 20;
 /** Words of the synthetic transcripts: common ones (many hits) and rarer ones (few). */
 const COMMON = ['the', 'team', 'budget', 'launch', 'customer', 'release', 'design', 'review', 'next', 'week'];

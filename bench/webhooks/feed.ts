@@ -9,20 +9,31 @@ import type { Db } from '../../service/src/db/connection';
 import type { FeedQuery } from '../../service/src/events/events.service';
 import { isoAt } from '../../service/src/shared/clock';
 import { IdGenerator } from '../../service/src/shared/ids';
-import { breathe, markdownTable, otherCpuText, progress, summarize, timedRequest, verdict, watchOtherCpu, type Summary } from '../support';
+import {
+  breathe,
+  markdownTable,
+  otherCpuText,
+  progress,
+  smokeOr,
+  summarize,
+  timedRequest,
+  verdict,
+  watchOtherCpu,
+  type Summary,
+} from '../support';
 import { listeningPort, openInstance, type Instance } from './instance';
 import type { Checks, Subject } from './subject';
 
 /** Table sizes, page size, polls per measurement and the data's mix. */
-const FEED_SIZES = [10_000, 100_000, 1_000_000] as const;
+const FEED_SIZES = smokeOr([10_000, 100_000, 1_000_000], [10_000, 20_000]);
 const FEED_LIMIT = 50;
-const FEED_WARMUP_POLLS = 300;
-const FEED_POLLS = 1_000;
-const HTTP_WARMUP_POLLS = 200;
-const HTTP_POLLS = 300;
-const FEED_ROUNDS = 5;
+const FEED_WARMUP_POLLS = smokeOr(300, 5);
+const FEED_POLLS = smokeOr(1_000, 10);
+const HTTP_WARMUP_POLLS = smokeOr(200, 5);
+const HTTP_POLLS = smokeOr(300, 10);
+const FEED_ROUNDS = smokeOr(5, 1);
 /** Untimed polls before each timed batch, so the batch does not pay for what ran just before it. */
-const FEED_SETTLE_POLLS = 20;
+const FEED_SETTLE_POLLS = smokeOr(20, 2);
 /** Rows per insert transaction: about 15 ms each, so the process stays responsive to signals in between. */
 const INSERT_BATCH = 1_000;
 const ORGANIZATIONS = 3;

@@ -5,12 +5,12 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDeliveryWorker } from '../../service/src/services';
-import { markdownTable, otherCpuText, pollUntil, progress, summarize, verdict, watchOtherCpu, type Summary } from '../support';
+import { markdownTable, otherCpuText, pollUntil, progress, smokeOr, summarize, verdict, watchOtherCpu, type Summary } from '../support';
 import { countRows, listeningPort, openInstance, register, seedEndpoints, stopWorker } from './instance';
 import type { Checks, Subject } from './subject';
 
 /** Events emitted one at a time, this far apart, to an idle worker. */
-const LATENCY_EVENTS = 200;
+const LATENCY_EVENTS = smokeOr(200, 10);
 const LATENCY_GAP_MS = 20;
 const ARRIVAL_TIMEOUT_MS = 10_000;
 const TARGET_LATENCY_P99_MS = 250;

@@ -17,6 +17,7 @@ import {
   percent,
   pollUntil,
   progress,
+  smokeOr,
   summarize,
   verdict,
   watchOtherCpu,
@@ -27,12 +28,12 @@ import type { Checks, Subject } from './subject';
 
 /** Endpoint counts, and signed deliveries per run (a multiple of every count); BENCH_DELIVERIES overrides. */
 const ENDPOINT_COUNTS = [1, 10, 100] as const;
-const DEFAULT_DELIVERIES = 6_000;
+const DEFAULT_DELIVERIES = smokeOr(6_000, 100);
 /** Rounds of worker-then-baseline runs per endpoint count; the ratio is the median of the rounds' ratios. */
-const ROUNDS = 5;
+const ROUNDS = smokeOr(5, 1);
 /** An unreported run first, so JIT warm-up does not land on the first measured row. */
 const WARMUP_ENDPOINTS = 10;
-const WARMUP_DELIVERIES = 1_000;
+const WARMUP_DELIVERIES = smokeOr(1_000, 100);
 const DRAIN_TIMEOUT_MS = 60_000;
 const DRAIN_POLL_MS = 10;
 const TARGET_DELIVERIES_PER_SECOND = 500;
