@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LlmSettings } from './llm/llm.client';
@@ -24,6 +25,7 @@ export interface Config {
   slackOAuth: SlackOAuthConfig | undefined;
   project: ProjectConfig;
   rtc: RtcConfig;
+  turn: TurnConfig;
   rooms: RoomSettings;
   /** How long a recording's signed download URL works. */
   recordingUrlTtlSeconds: number;
@@ -78,6 +80,25 @@ export interface RtcConfig {
   listenIp: string;
   /** Address put in ICE candidates (the public IP behind NAT); absent: picked by the worker pool. */
   announcedIp: string | undefined;
+}
+
+/** Who provides TURN: the service's own coturn (`embedded`), a TURN server run elsewhere (`external`) or nobody. */
+export type TurnMode = 'embedded' | 'external' | 'off';
+
+/** TURN for the rooms (SVC_TURN); the ports and files matter only when `mode` is `embedded`. */
+export interface TurnConfig {
+  mode: TurnMode;
+  /** Why TURN is off although SVC_TURN did not say so (logged once at start); undefined otherwise. */
+  offReason: string | undefined;
+  /** Debian's coturn `turnserver` binary found on PATH; undefined when there is none. */
+  binary: string | undefined;
+  /** turn: on UDP and TCP. */
+  port: number;
+  /** turns: (TLS over TCP), listened on only when a certificate is available. */
+  tlsPort: number;
+  /** The UDP ports relayed media is sent from: apart from the RTC ports, and above Linux's ephemeral ports by default. */
+  minPort: number;
+  maxPort: number;
 }
 
 /** The web dashboard served at the base URL. */
@@ -156,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = (env.SVC_LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const rtc = rtcConfig(env);
+  const turn = turnConfig(env, rtc);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -178,7 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtSecret: projectJwtSecret(env.SVC_PROJECT_JWT_SECRET),
       statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
     },
-    rtc: rtcConfig(env),
+    rtc,
+    turn,
     recordingUrlTtlSeconds: integer(env, 'SVC_RECORDING_URL_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     rooms: {
       emptyGraceSeconds: integer(env, 'SVC_ROOM_EMPTY_GRACE_SECONDS', 300, 0, 7 * 24 * 3600),
@@ -272,6 +296,73 @@ function rtcConfig(env: NodeJS.ProcessEnv): RtcConfig {
 
 function isIp(text: string): boolean {
   return /^(\d{1,3}\.){3}\d{1,3}$/.test(text) || (text.includes(':') && /^[0-9a-fA-F:.]+$/.test(text));
+}
+
+const TURN_MODES: readonly TurnMode[] = ['embedded', 'external', 'off'];
+
+function turnConfig(env: NodeJS.ProcessEnv, rtc: RtcConfig): TurnConfig {
+  const raw = env.SVC_TURN || undefined;
+  if (raw !== undefined && !TURN_MODES.includes(raw as TurnMode)) {
+    throw new ConfigError(`SVC_TURN must be one of ${TURN_MODES.join(', ')}, got "${raw}"`);
+  }
+  const binary = findOnPath('turnserver', env.PATH);
+  const external = Boolean(env.SVC_TURN_URLS);
+  let mode = raw as TurnMode | undefined;
+  let offReason: string | undefined;
+  if (mode === undefined) {
+    // SVC_TURN_URLS set before SVC_TURN existed means a TURN server run elsewhere.
+    mode = external ? 'external' : binary ? 'embedded' : 'off';
+    if (mode === 'off') {
+      offReason =
+        "TURN is off: coturn's turnserver is not installed (scripts/ensure-media-tools.sh installs it as root), so browsers " +
+        'on networks that block UDP or the RTC ports cannot send media. Install coturn, or set SVC_TURN=external with ' +
+        'SVC_TURN_URLS and SVC_TURN_SECRET, or SVC_TURN=off to silence this';
+    }
+  }
+  if (mode === 'embedded' && !binary) {
+    throw new ConfigError("SVC_TURN=embedded needs coturn's turnserver on PATH: install Debian's coturn (apt-get install coturn)");
+  }
+  if (mode === 'external' && !external) throw new ConfigError('SVC_TURN=external needs SVC_TURN_URLS (and SVC_TURN_SECRET)');
+  if (mode !== 'external' && (external || env.SVC_TURN_SECRET)) {
+    throw new ConfigError(`SVC_TURN_URLS and SVC_TURN_SECRET are for SVC_TURN=external, but SVC_TURN is ${mode}`);
+  }
+  const port = integer(env, 'SVC_TURN_PORT', 3478, 1, 65_535);
+  const tlsPort = integer(env, 'SVC_TURN_TLS_PORT', 5349, 1, 65_535);
+  const minPort = integer(env, 'SVC_TURN_MIN_PORT', 61_000, 1, 65_535);
+  const maxPort = integer(env, 'SVC_TURN_MAX_PORT', 61_999, 1, 65_535);
+  if (mode === 'embedded') {
+    if (maxPort < minPort) throw new ConfigError(`SVC_TURN_MAX_PORT (${maxPort}) must not be below SVC_TURN_MIN_PORT (${minPort})`);
+    if (minPort <= rtc.maxPort && rtc.minPort <= maxPort) {
+      throw new ConfigError(
+        `SVC_TURN_MIN_PORT..SVC_TURN_MAX_PORT (${minPort}-${maxPort}) must not overlap SVC_RTC_MIN_PORT..SVC_RTC_MAX_PORT (${rtc.minPort}-${rtc.maxPort})`,
+      );
+    }
+    for (const [name, value] of [
+      ['SVC_TURN_PORT', port],
+      ['SVC_TURN_TLS_PORT', tlsPort],
+    ] as const) {
+      if ((value >= minPort && value <= maxPort) || (value >= rtc.minPort && value <= rtc.maxPort)) {
+        throw new ConfigError(`${name} (${value}) must lie outside the relay ports and the RTC ports`);
+      }
+    }
+    if (port === tlsPort) throw new ConfigError(`SVC_TURN_PORT and SVC_TURN_TLS_PORT must differ, both are ${port}`);
+  }
+  return { mode, offReason, binary, port, tlsPort, minPort, maxPort };
+}
+
+/** The first executable `name` in the PATH directories, or undefined. */
+function findOnPath(name: string, pathVariable = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'): string | undefined {
+  for (const dir of pathVariable.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
 }
 
 function turnUrls(raw: string | undefined): string[] {

@@ -13,6 +13,7 @@ import { roomMediaProvider } from './media/room-media';
 import { recordingUnavailableReason } from './media/recorder';
 import { EmptyRoomsWorker } from './rooms/empty-rooms.worker';
 import { attachRoomSockets } from './ws/room.socket';
+import { startTurnServer } from './turn/turn.server';
 
 /** The most a graceful stop may take before the process exits anyway. */
 const STOP_LIMIT_MS = 10_000;
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   if (recordingUnavailable) logger.warn(recordingUnavailable);
   const media = config.rtc.workers > 0 ? await startMediaWorkers(config, logger) : undefined;
   if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
+  const turn = await startTurnServer(config, logger);
+  if (turn) services.rooms.useTurn(turn);
   const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
   const app = createApp({ config, services, logger, project: core.project, media });
   const https = plain ? undefined : await serveHttps(app, config, services.clock, logger);
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
       deliveryWorker.stop(),
       jobWorker.stop(),
       recordingsFinished.then(() => media?.close()),
+      turn?.close(),
     ]).then(async () => {
       await (await localSql).close();
       await core.project.close();

@@ -87,6 +87,7 @@ export class RoomsService {
   private readonly creating = new Map<string, Promise<Room>>();
   private closing = false;
   private media: RoomMediaProvider | undefined;
+  private turn: { iceServers(): { urls: string[]; secret: string } } | undefined;
 
   constructor(
     private readonly meetings: MeetingsService,
@@ -113,6 +114,11 @@ export class RoomsService {
   useMedia(media: RoomMediaProvider): void {
     this.media = media;
     media.onRoutersLost((routerIds) => this.recoverMedia(routerIds));
+  }
+
+  /** Gives the rooms the service's own TURN server (SVC_TURN=embedded): its URLs and secret replace the settings' ones. */
+  useTurn(turn: { iceServers(): { urls: string[]; secret: string } }): void {
+    this.turn = turn;
   }
 
   /** What the pre-join screen shows for a join code (any organization: the code is the invitation). */
@@ -374,7 +380,10 @@ export class RoomsService {
   }
 
   private iceServers(identity: string): IceServer[] {
-    const { turnUrls, turnSecret } = this.settings;
+    const { urls: turnUrls, secret: turnSecret } = this.turn?.iceServers() ?? {
+      urls: this.settings.turnUrls,
+      secret: this.settings.turnSecret,
+    };
     if (turnUrls.length === 0) return [];
     if (!turnSecret) return [{ urls: turnUrls }];
     const username = `${Math.floor(this.clock.now() / 1000) + TURN_CREDENTIAL_TTL_S}:${identity}`;

@@ -1,0 +1,160 @@
+/**
+ * What the service's own TURN server is told (coturn's `turnserver.conf`, generated) and what browsers are told
+ * about it (the `turn:`/`turns:` URLs of a join credential). Pure functions; turn.server.ts runs coturn.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Allocations (one per browser transport, two per participant) the server holds at once. */
+export const TURN_TOTAL_QUOTA = 1000;
+/** Allocations one TURN username (one join credential) may hold at once: two transports, reconnects and tabs. */
+export const TURN_USER_QUOTA = 12;
+/** Bytes per second one allocation may relay in each direction (10 Mbit/s: a receive transport with many videos). */
+export const TURN_MAX_BPS = 1_250_000;
+
+/**
+ * Peers a relay must not reach (RFC 6890 special-purpose and private ranges, IPv4 and IPv6): otherwise anyone
+ * with a join credential could use the relay to reach the server's own network. Multicast is refused by
+ * `no-multicast-peers`; the SFU's own address is let through with `allowed-peer-ip`.
+ */
+export const DENIED_PEER_RANGES: readonly string[] = [
+  '0.0.0.0-0.255.255.255',
+  '10.0.0.0-10.255.255.255',
+  '100.64.0.0-100.127.255.255',
+  '127.0.0.0-127.255.255.255',
+  '169.254.0.0-169.254.255.255',
+  '172.16.0.0-172.31.255.255',
+  '192.0.0.0-192.0.0.255',
+  '192.0.2.0-192.0.2.255',
+  '192.88.99.0-192.88.99.255',
+  '192.168.0.0-192.168.255.255',
+  '198.18.0.0-198.19.255.255',
+  '198.51.100.0-198.51.100.255',
+  '203.0.113.0-203.0.113.255',
+  '240.0.0.0-255.255.255.255',
+  '::1',
+  '64:ff9b::-64:ff9b::ffff:ffff',
+  '::ffff:0.0.0.0-::ffff:255.255.255.255',
+  '100::-100::ffff:ffff:ffff:ffff',
+  '2001::-2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff',
+  '2002::-2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+  'fc00::-fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+  'fe80::-febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+];
+
+/** A certificate and its key, PEM files. */
+export interface CertificateFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+/**
+ * The certificate `turns:` is served with: the configured files (SVC_TLS_CERT_FILE/SVC_TLS_KEY_FILE), else
+ * `{dataDir}/tls/cert.pem` and `key.pem` (where the service's ACME client keeps its certificate) when both exist;
+ * undefined: no `turns:`.
+ */
+export function findTurnCertificate(
+  configured: { certFile: string | undefined; keyFile: string | undefined },
+  dataDir: string,
+): CertificateFiles | undefined {
+  if (configured.certFile && configured.keyFile) return { certFile: configured.certFile, keyFile: configured.keyFile };
+  const certFile = path.join(dataDir, 'tls', 'cert.pem');
+  const keyFile = path.join(dataDir, 'tls', 'key.pem');
+  return fs.existsSync(certFile) && fs.existsSync(keyFile) ? { certFile, keyFile } : undefined;
+}
+
+/** True for 0.0.0.0 and ::, which listen on every interface. */
+export function isWildcardIp(ip: string): boolean {
+  return ip === '0.0.0.0' || ip === '::';
+}
+
+/** True for 127.0.0.0/8 and ::1. */
+export function isLoopbackIp(ip: string): boolean {
+  return /^127\./.test(ip) || ip === '::1';
+}
+
+/** A host for a URL: IPv6 literals in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * The URLs browsers get: `turn:` on UDP and TCP at the announced address when there is one (where this machine is
+ * reached for media), else at the base URL's host; `turns:` at the base URL's host, the name on the certificate.
+ */
+export function turnIceUrls(opts: {
+  baseUrl: string;
+  announcedIp: string | undefined;
+  port: number;
+  tlsPort: number;
+  tls: boolean;
+}): string[] {
+  const named = new URL(opts.baseUrl).hostname;
+  const plain = urlHost(opts.announcedIp ?? named);
+  const urls = [`turn:${plain}:${opts.port}?transport=udp`, `turn:${plain}:${opts.port}?transport=tcp`];
+  if (opts.tls) urls.push(`turns:${urlHost(named)}:${opts.tlsPort}?transport=tcp`);
+  return urls;
+}
+
+/** Everything turnserver.conf says; the addresses are resolved IPs. */
+export interface TurnServerConfOptions {
+  /** Address listened on; undefined: every interface. */
+  listeningIp: string | undefined;
+  /** Local address relayed media leaves from. */
+  relayIp: string;
+  /** The public address the relay is reached at when it differs from `relayIp` (behind NAT). */
+  externalIp: string | undefined;
+  port: number;
+  tlsPort: number;
+  minPort: number;
+  maxPort: number;
+  /** coturn's static-auth-secret (the TURN REST scheme's shared secret). */
+  secret: string;
+  realm: string;
+  certificate: CertificateFiles | undefined;
+  /** Addresses relays may reach although they lie in DENIED_PEER_RANGES: the SFU's. */
+  allowedPeerIps: string[];
+  /** Only when the SFU itself listens on loopback (tests, a single machine). */
+  allowLoopbackPeers: boolean;
+  pidFile: string;
+  userDb: string;
+}
+
+/** The text of turnserver.conf (it holds the secret: write it 0600). */
+export function turnServerConf(o: TurnServerConfOptions): string {
+  const lines = [
+    '# Generated by svc at every start of its TURN server (SVC_TURN=embedded); edits are overwritten.',
+    ...(o.listeningIp ? [`listening-ip=${o.listeningIp}`] : []),
+    `listening-port=${o.port}`,
+    `relay-ip=${o.relayIp}`,
+    ...(o.externalIp && o.externalIp !== o.relayIp ? [`external-ip=${o.externalIp}/${o.relayIp}`] : []),
+    `min-port=${o.minPort}`,
+    `max-port=${o.maxPort}`,
+    'use-auth-secret',
+    `static-auth-secret=${o.secret}`,
+    `realm=${o.realm}`,
+    'fingerprint',
+    'stale-nonce=600',
+    `total-quota=${TURN_TOTAL_QUOTA}`,
+    `user-quota=${TURN_USER_QUOTA}`,
+    `max-bps=${TURN_MAX_BPS}`,
+    // Browsers relay UDP only (RFC 6062 TCP allocations would reach TCP services such as this service's own HTTP).
+    'no-tcp-relay',
+    'no-multicast-peers',
+    ...DENIED_PEER_RANGES.map((range) => `denied-peer-ip=${range}`),
+    ...o.allowedPeerIps.map((ip) => `allowed-peer-ip=${ip}`),
+    ...(o.allowLoopbackPeers ? ['allow-loopback-peers'] : []),
+    'no-cli',
+    'no-rfc5780',
+    'no-software-attribute',
+    'no-dtls',
+    ...(o.certificate
+      ? [`tls-listening-port=${o.tlsPort}`, `cert=${o.certificate.certFile}`, `pkey=${o.certificate.keyFile}`, 'no-tlsv1', 'no-tlsv1_1']
+      : ['no-tls']),
+    'log-file=stdout',
+    'simple-log',
+    `pidfile=${o.pidFile}`,
+    `userdb=${o.userDb}`,
+  ];
+  return lines.join('\n') + '\n';
+}
