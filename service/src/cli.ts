@@ -11,6 +11,7 @@ import { BACKUP_USAGE, runBackupCli } from './backup/backup.cli';
 import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 import type { JobStatus } from './jobs/jobs.repo';
+import { runDoctorCli } from './doctor/doctor.cli';
 
 const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'succeeded', 'failed'];
 
@@ -36,6 +37,8 @@ const USAGE = `Usage:
   svc users list [--json]
   svc users set-password EMAIL     Reads the new password from stdin (at least 10 characters); enables
                                    email + password sign-in to the dashboard.
+  svc doctor                       Checks this server (base URL, TLS, ports, TURN, announced IP, ffmpeg,
+                                   pocketsphinx, disk): one line each with the fix; exit 1 if one fails.
 ${PROJECT_USAGE}
 ${BACKUP_USAGE}
 
@@ -310,6 +313,11 @@ export function main(argv = process.argv.slice(2)): void {
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
     void runBackupCli(argv, loadConfig(), io).then((code) => (process.exitCode = code));
+    return;
+  }
+  // Before bootstrap too: the doctor only reads; it neither creates the data directory nor opens the database.
+  if (argv[0] === 'doctor') {
+    void runDoctorCli(process.env, (t) => process.stdout.write(t)).then((code) => (process.exitCode = code));
     return;
   }
   const core = bootstrap(loadConfig());
