@@ -129,21 +129,31 @@ describeWithCoturn('the supervised turnserver (Debian coturn on loopback)', () =
     expect(server.health().restarts).toBe(0);
   });
 
-  it('restart() starts a fresh turnserver that reads the certificate again, with turns: once there is one', async () => {
-    const server = await start();
-    const first = server.health().pid!;
-    expect(server.iceServers().urls.some((u) => u.startsWith('turns:'))).toBe(false);
+  /** A self-signed certificate for `cn` put into `{dataDir}/tls` whole (written beside, then renamed, as the ACME store does). */
+  const writeCertificate = async (cn: string) => {
     const tlsDir = path.join(dataDir, 'tls');
-    fs.mkdirSync(tlsDir);
+    const scratch = fs.mkdtempSync(path.join(dataDir, 'cert-'));
     const openssl = spawn('openssl', [
       'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem'),
+      '-subj', `/CN=${cn}`, '-keyout', path.join(scratch, 'key.pem'), '-out', path.join(scratch, 'cert.pem'),
     ], { stdio: 'ignore' }); // prettier-ignore
     expect(await new Promise((resolve) => openssl.once('exit', resolve))).toBe(0);
-    await server.restart();
-    expect(alive(first)).toBe(false);
-    expect(server.health()).toMatchObject({ alive: true, restarts: 1 });
-    expect(server.iceServers().urls).toContain(`turns:localhost:${options.turn.tlsPort}?transport=tcp`);
+    fs.mkdirSync(tlsDir, { recursive: true });
+    fs.renameSync(path.join(scratch, 'key.pem'), path.join(tlsDir, 'key.pem'));
+    fs.renameSync(path.join(scratch, 'cert.pem'), path.join(tlsDir, 'cert.pem'));
+    return tlsDir;
+  };
+
+  it('restarts turnserver when a certificate appears or is renewed, and serves turns: with it', async () => {
+    const server = await start({ certificateCheckMs: 100 });
+    const first = server.health().pid!;
+    expect(server.iceServers().urls.some((u) => u.startsWith('turns:'))).toBe(false);
+    const tlsDir = await writeCertificate('localhost');
+    const turnsUrl = `turns:localhost:${options.turn.tlsPort}?transport=tcp`;
+    await waitUntil('turns: offered', () => server.iceServers().urls.includes(turnsUrl) && server.health().alive);
+    await waitUntil('the first turnserver gone', () => !alive(first));
+    expect(server.health().restarts).toBe(1);
+    expect(logLines.some((l) => l.includes('the TLS certificate changed'))).toBe(true);
     const text = fs.readFileSync(path.join(dataDir, 'turn', 'turnserver.conf'), 'utf8');
     expect(text).toContain(`cert=${path.join(tlsDir, 'cert.pem')}\n`);
     // It listens for TLS on its own port.
@@ -158,9 +168,19 @@ describeWithCoturn('the supervised turnserver (Debian coturn on loopback)', () =
         });
         socket.once('error', () => resolve(null));
       });
-    let subject = await handshake();
-    for (const until = Date.now() + 10_000; subject === null && Date.now() < until; await sleep(50)) subject = await handshake();
-    expect(subject).toBe('localhost');
+    const handshakeFor = async (expected: string) => {
+      let subject = await handshake();
+      for (const until = Date.now() + 10_000; subject !== expected && Date.now() < until; await sleep(50)) subject = await handshake();
+      return subject;
+    };
+    expect(await handshakeFor('localhost')).toBe('localhost');
+
+    // A renewed certificate (here with another name, to tell them apart) is served after the next look.
+    const second = server.health().pid!;
+    await writeCertificate('renewed.localhost');
+    expect(await handshakeFor('renewed.localhost')).toBe('renewed.localhost');
+    expect(alive(second)).toBe(false);
+    expect(server.health().restarts).toBe(2);
   });
 
   it('kills a turnserver left running on the same config by a service that was killed', async () => {

@@ -38,6 +38,8 @@ export interface TurnServerOptions {
   readyTimeoutMs?: number;
   /** How long turnserver may take to exit after SIGTERM before it gets SIGKILL; default 5 s. */
   stopTimeoutMs?: number;
+  /** How often the certificate files are looked at; a new or renewed one restarts turnserver. Default 60 s. */
+  certificateCheckMs?: number;
 }
 
 /** The TURN server's state for /healthz and tests. */
@@ -109,6 +111,10 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
   private supervising: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
   private certificate: CertificateFiles | undefined;
+  /** The certificate files (names, sizes, times) the running turnserver was started with. */
+  private certificateStamp = '';
+  private certificateCheck: NodeJS.Timeout | undefined;
+  private restarting = false;
 
   private constructor(
     private readonly options: Required<Omit<TurnServerOptions, 'logger'>> & Pick<TurnServerOptions, 'logger'>,
@@ -128,12 +134,14 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
         maxRestartBackoffMs: 30_000,
         readyTimeoutMs: 10_000,
         stopTimeoutMs: 5_000,
+        certificateCheckMs: 60_000,
         ...options,
       },
       loadOrCreateTurnSecret(options.dir),
     );
     await server.killLeftover();
     await server.run();
+    server.certificateCheck = setInterval(() => server.checkCertificate(), server.options.certificateCheckMs).unref();
     return server;
   }
 
@@ -155,7 +163,9 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
    */
   restart(): Promise<void> {
     if (this.closing) return this.closing;
+    this.restarting = true;
     return this.enqueue(async () => {
+      this.restarting = false;
       const child = this.child;
       this.child = undefined;
       if (child) await stopProcess(child, this.options.stopTimeoutMs);
@@ -177,6 +187,7 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopRestarts.abort();
+      clearInterval(this.certificateCheck);
       await this.supervising;
       const child = this.child;
       this.child = undefined;
@@ -258,10 +269,22 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
     }
   }
 
+  /** Restarts turnserver when a certificate appeared, changed or went away since it started (coturn reads it once). */
+  private checkCertificate(): void {
+    if (this.restarting || this.closing || certificateStamp(this.findCertificate()) === this.certificateStamp) return;
+    this.options.logger?.info('the TLS certificate changed; restarting turnserver to serve it');
+    void this.restart();
+  }
+
+  private findCertificate(): CertificateFiles | undefined {
+    return findTurnCertificate(this.options.tlsFiles, this.options.dataDir);
+  }
+
   /** Writes turnserver.conf (0600: it holds the secret) for the next start, with the certificate found now. */
   private async writeConf(): Promise<string> {
-    const { dir, rtc, turn, baseUrl, dataDir, tlsFiles } = this.options;
-    this.certificate = findTurnCertificate(tlsFiles, dataDir);
+    const { dir, rtc, turn, baseUrl } = this.options;
+    this.certificate = this.findCertificate();
+    this.certificateStamp = certificateStamp(this.certificate);
     const listeningIp = isWildcardIp(rtc.listenIp) ? undefined : rtc.listenIp;
     const relayIp = listeningIp ?? firstExternalIpv4();
     const announced = rtc.announcedIp ? await resolveIp(rtc.announcedIp) : undefined;
@@ -309,6 +332,21 @@ export class TurnServer extends EventEmitter<TurnServerEvents> {
     process.kill(pid, 'SIGKILL');
     const until = Date.now() + this.options.stopTimeoutMs;
     while (fs.existsSync(`/proc/${pid}`) && Date.now() < until) await sleep(20);
+  }
+}
+
+/** What changes when a certificate file is replaced: names, sizes and modification times; '' without one. */
+function certificateStamp(files: CertificateFiles | undefined): string {
+  if (!files) return '';
+  try {
+    return [files.certFile, files.keyFile]
+      .map((file) => {
+        const stat = fs.statSync(file);
+        return `${file}:${stat.size}:${stat.mtimeMs}`;
+      })
+      .join('|');
+  } catch {
+    return '';
   }
 }
 
