@@ -49,6 +49,7 @@ export const DEFAULT_LIMITS: GraphqlLimits = {
   maxDepth: 16,
   maxFields: 2_000,
   maxFragmentNesting: 100,
+  maxSameKey: 50,
   maxQueryLength: 100_000,
   maxRootFields: 20,
   maxRows: 30_000,

@@ -60,6 +60,16 @@ describe.each(PROJECT_DRIVERS)('per-request limits for the anon key on %s', (kin
     });
   });
 
+  it('refuses a selection set that selects one response key more than 50 times, directly or through fragments', async () => {
+    const refused = { data: null, errors: [{ message: 'Query selects "w" more than 50 times in one selection set' }] };
+    const field = 'w: wordCollection(first: 1) { edges { node { id } } }';
+    expect(await p.gql(`{ ${field.repeat(51)} }`)).toEqual(refused);
+    expect(await p.gql(`{ ${`... on Query { ${field} } `.repeat(51)}}`)).toEqual(refused);
+    const fragments = Array.from({ length: 51 }, (_, i) => `fragment F${i} on Query { ${field} }`);
+    expect(await p.gql(`{ ${fragments.map((_, i) => `...F${i}`).join(' ')} } ${fragments.join(' ')}`)).toEqual(refused);
+    expect(await p.gql(`{ ${field.repeat(50)} }`)).toEqual({ data: { w: { edges: [{ node: { id: 1 } }] } } });
+  });
+
   it('refuses a query whose nested pages could return more rows than the limit, and serves the same query with smaller pages', async () => {
     const nested = (first: string) => `{ ${`treeCollection${first} { edges { node { `.repeat(4)}id ${'} } } '.repeat(4)}}`;
     expect(await p.gql(nested(''))).toEqual({

@@ -6,20 +6,27 @@ export interface SizeLimits {
   maxFields: number;
   /** How many fragments may spread one another in a chain (each spread inside the one before). */
   maxFragmentNesting: number;
+  /** How often one response key may be selected in one selection set, fragments included (graphql-js compares each pair). */
+  maxSameKey: number;
 }
 
 interface Size {
   depth: number;
   fields: number;
+  /** How often each response key is selected at the set's own level, through inline fragments and spreads too. */
+  keys: Map<string, number>;
 }
+
+const NOTHING: Size = { depth: 0, fields: 0, keys: new Map() };
 
 class TooBig extends Error {}
 
 /**
- * Why the document selects too much (deeper than `maxDepth` levels or more than `maxFields` fields in one
- * operation, every fragment spread counted where it is spread), or null. Each fragment is measured once and
- * its size reused at every spread, so the cost is linear in the document even when fragments spread one
- * another many times (a "fragment bomb" selects 2^n fields from n fragments).
+ * Why the document selects too much (deeper than `maxDepth` levels, more than `maxFields` fields in one
+ * operation, every fragment spread counted where it is spread, or one response key more than `maxSameKey`
+ * times in a selection set), or null. Each fragment is measured once and its size reused at every spread, so
+ * the cost is linear in the document even when fragments spread one another many times (a "fragment bomb"
+ * selects 2^n fields from n fragments).
  */
 export function documentSizeError(document: DocumentNode, limits: SizeLimits): string | null {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -33,7 +40,7 @@ export function documentSizeError(document: DocumentNode, limits: SizeLimits): s
     if (known) return known;
     const fragment = fragments.get(name);
     // Unknown and cyclic spreads select nothing here; graphql-js's own rules report them.
-    if (!fragment || inProgress.has(name)) return { depth: 0, fields: 0 };
+    if (!fragment || inProgress.has(name)) return NOTHING;
     if (inProgress.size >= limits.maxFragmentNesting) {
       throw new TooBig(`Query nests fragments too deeply: the limit is ${limits.maxFragmentNesting}`);
     }
@@ -49,29 +56,37 @@ export function documentSizeError(document: DocumentNode, limits: SizeLimits): s
     if (level > limits.maxDepth) throw tooDeep();
     let depth = 1;
     let fields = 0;
+    const keys = new Map<string, number>();
+    const count = (key: string, times: number) => {
+      const total = (keys.get(key) ?? 0) + times;
+      if (total > limits.maxSameKey) {
+        throw new TooBig(`Query selects "${key}" more than ${limits.maxSameKey} times in one selection set`);
+      }
+      keys.set(key, total);
+    };
     for (const sel of set.selections) {
       let inner: Size;
       if (sel.kind === Kind.FIELD) {
-        const sub = sel.selectionSet ? ofSet(sel.selectionSet, level + 1) : { depth: 0, fields: 0 };
-        inner = { depth: sub.depth + 1, fields: sub.fields + 1 };
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        inner = ofSet(sel.selectionSet, level);
+        const sub = sel.selectionSet ? ofSet(sel.selectionSet, level + 1) : NOTHING;
+        inner = { depth: sub.depth + 1, fields: sub.fields + 1, keys: NOTHING.keys };
+        count(sel.alias?.value ?? sel.name.value, 1);
       } else {
-        inner = ofFragment(sel.name.value);
+        inner = sel.kind === Kind.INLINE_FRAGMENT ? ofSet(sel.selectionSet, level) : ofFragment(sel.name.value);
+        for (const [key, times] of inner.keys) count(key, times);
       }
       if (level - 1 + inner.depth > limits.maxDepth) throw tooDeep();
       depth = Math.max(depth, inner.depth);
-      fields = Math.min(fields + inner.fields, limits.maxFields + 1);
+      fields += inner.fields;
+      // Any operation spreading this set selects at least as many fields.
+      if (fields > limits.maxFields) throw new TooBig(`Query selects too many fields: the limit is ${limits.maxFields}`);
     }
-    return { depth, fields };
+    return { depth, fields, keys };
   };
 
   try {
     for (const d of document.definitions) {
       if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-      if (ofSet(d.selectionSet, 1).fields > limits.maxFields) {
-        return `Query selects too many fields: the limit is ${limits.maxFields}`;
-      }
+      ofSet(d.selectionSet, 1);
     }
     return null;
   } catch (err) {
