@@ -30,7 +30,8 @@ export function tempDataDir(): string {
 export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   if (!fs.existsSync(MAIN)) throw new Error('service/dist is missing: run `npm run build` (npm test does) first');
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn', ...env },
+    // No TURN server unless a test asks for one (SVC_TURN=embedded): most tests need none, and each would run a coturn.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn', SVC_TURN: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
