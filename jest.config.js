@@ -1,4 +1,4 @@
-/** Three projects: `unit` (unit and integration tests beside the code), `connectors` (Zapier, n8n, Make in their runtimes), `e2e` (test/). */
+/** Four projects: `unit` (unit and integration tests beside the code), `connectors` (Zapier, n8n, Make in their runtimes), `e2e` (test/), `bench` (the benchmarks' smoke). */
 const shared = {
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
@@ -16,6 +16,8 @@ module.exports = {
     { ...shared, displayName: 'unit', roots: ['<rootDir>/connectors/src', '<rootDir>/service/src'] },
     { ...shared, displayName: 'connectors', roots: ['<rootDir>/zapier-app', '<rootDir>/n8n-nodes-svc', '<rootDir>/make-blueprints'] },
     { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'] },
+    // bench/smoke.test.ts: every benchmark at its smallest size (about 1-2 minutes; npm test builds first).
+    { ...shared, displayName: 'bench', roots: ['<rootDir>/bench'] },
   ],
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
