@@ -17,6 +17,7 @@ import { mcpRouter } from './mcp/mcp.routes';
 import { docsRouter } from './openapi/docs.routes';
 import { projectGraphqlRouter } from './graphql/graphql.routes';
 import type { ProjectDatabase } from './project/project.database';
+import type { TurnServer } from './turn/turn.server';
 import { participantsRoutes } from './participants/participants.routes';
 import { recordingsRoutes, signedDownloadRouter } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
@@ -37,6 +38,8 @@ export interface AppDeps {
   config: Config;
   services: Services;
   logger: Logger;
+  /** The TURN server the service runs (SVC_TURN=embedded), reported by /healthz. */
+  turn?: TurnServer;
   /** The project database; when given, its GraphQL endpoint is served at /project/graphql/v1. */
   project?: ProjectDatabase;
   /** The mediasoup workers, reported by /healthz; absent when the service runs without rooms. */
@@ -77,7 +80,9 @@ export function createApp(deps: AppDeps): Express {
     const workers = deps.media?.health() ?? [];
     // Rooms need at least one running worker; while the pool replaces a dead one the others carry on.
     const mediaUp = !deps.media || workers.some((w) => w.alive);
-    res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers });
+    // The project database starts on first use: `stopped` until then is healthy.
+    const project = deps.project && { driver: deps.project.kind, state: deps.project.state };
+    res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
   });
   app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed));

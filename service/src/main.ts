@@ -57,21 +57,19 @@ async function main(): Promise<void> {
   const turn = await startTurnServer(config, logger);
   if (turn) services.rooms.useTurn(turn);
   const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
-  const app = createApp({ config, services, logger, project: core.project, media });
+  const app = createApp({ config, services, logger, project: core.project, media, turn });
   const https = plain ? undefined : await serveHttps(app, config, services.clock, logger);
   const server = plain ? plain.on('request', app) : https!.server;
   const roomSockets = attachRoomSockets(server, services.rooms, logger);
   emptyRooms.start();
   deliveryWorker.start();
   jobWorker.start();
-  // The project database starts beside the API (PGlite's first start takes seconds); GraphQL requests wait for it.
-  const localSql = core.project.start().then(
-    () => serveLocalSql(core.project, config.dataDir),
-    (err: unknown) => {
-      logger.error('project database failed to start', { error: err instanceof Error ? err.message : String(err) });
-      return { close: async () => undefined };
-    },
-  );
+  // The project database starts on first use (GraphQL, `svc project`, a project integration's delivery), so an
+  // idle service holds no PostgreSQL; its CLI socket listens from the start, before anyone is told the service is up.
+  const localSql = await serveLocalSql(core.project, config.dataDir).catch((err: unknown) => {
+    logger.error('the project database socket could not start', { error: err instanceof Error ? err.message : String(err) });
+    return { close: async () => undefined };
+  });
   const listening = https
     ? `https://localhost:${portOf(server)} (http on ${portOf(https.redirector)} for certificates and redirects, `
     : `http://localhost:${portOf(server)} (`;
@@ -99,7 +97,7 @@ async function main(): Promise<void> {
       recordingsFinished.then(() => media?.close()),
       turn?.close(),
     ]).then(async () => {
-      await (await localSql).close();
+      await localSql.close();
       await core.project.close();
     });
     server.closeIdleConnections();

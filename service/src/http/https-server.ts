@@ -4,9 +4,12 @@ import type { Config } from '../config';
 import { listenOn, serverOptions, SERVER_LIMITS } from './server';
 import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
-import { ACME_CHALLENGE_PREFIX, AcmeIssuer } from '../tls/acme.issuer';
+import type { AcmeIssuer } from '../tls/acme.issuer';
 import { CertificateStore, tlsDir, type CertificatePair } from '../tls/certificate-store';
 import { AcmeCertificates, CertificateFiles, CertificateWorker } from '../tls/certificate.worker';
+
+/** The path an ACME CA fetches an HTTP-01 challenge from (RFC 8555 section 8.3). */
+const ACME_CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
 
 /** Browsers remember for a year to use https only (no includeSubDomains: other hosts of the domain are not ours to decide). */
 const HSTS = 'max-age=31536000';
@@ -27,7 +30,10 @@ export interface HttpsServing {
 export async function serveHttps(app: http.RequestListener, config: Config, clock: Clock, logger: Logger): Promise<HttpsServing> {
   const { tls, baseUrl, host } = config;
   const store = new CertificateStore(tlsDir(config.dataDir));
-  const issuer = tls.mode === 'acme' ? new AcmeIssuer(tls.acme, store, logger) : undefined;
+  // acme-client and its crypto libraries (~30 MB) are loaded only when the service gets its own certificates.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy require: the build is CommonJS
+  const acme = tls.mode === 'acme' ? (require('../tls/acme.issuer') as typeof import('../tls/acme.issuer')) : undefined;
+  const issuer = acme ? new acme.AcmeIssuer(tls.acme, store, logger) : undefined;
   const source = issuer
     ? new AcmeCertificates(new URL(baseUrl).hostname, issuer, store)
     : new CertificateFiles(tls.certFile!, tls.keyFile!);

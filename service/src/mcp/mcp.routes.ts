@@ -1,5 +1,4 @@
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '../config';
 import { allowedHostnames, isLoopbackOrigin } from '../http/allowed-hosts';
@@ -8,7 +7,7 @@ import { jsonBody } from '../http/body';
 import { rateLimit, type RateLimiter } from '../http/rate-limit';
 import type { Services } from '../services';
 import type { Logger } from '../shared/logger';
-import { McpCatalog } from './mcp.server';
+import type { McpCatalog } from './mcp.server';
 
 /** The version the MCP server reports in initialize. */
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -48,7 +47,22 @@ function wantsJson(req: Request): boolean {
  * (no session to keep, nothing shared between requests); GET and DELETE, which only sessions use, answer 405.
  */
 export function mcpRouter({ config, services, logger, limiter }: McpEndpointDeps): Router {
-  const catalog = new McpCatalog();
+  let mcp: {
+    catalog: McpCatalog;
+    Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  };
+  // The MCP SDK (its protocol schemas take ~25 MB) is loaded at the first call: a service nobody's agent uses holds none of it.
+  const loadMcp = () => {
+    /* eslint-disable @typescript-eslint/no-require-imports -- a lazy require: the build is CommonJS */
+    mcp ??= {
+      catalog: new (require('./mcp.server') as typeof import('./mcp.server')).McpCatalog(),
+      Transport: (
+        require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+      ).StreamableHTTPServerTransport,
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    return mcp;
+  };
   const router = Router();
   const badOrigin = rpcError(403, 'Forbidden: this Origin may not call the MCP endpoint');
   const originCheck: RequestHandler = (req, res, next) =>
@@ -67,8 +81,9 @@ export function mcpRouter({ config, services, logger, limiter }: McpEndpointDeps
   // A batch would run many calls for one request's share of the rate limit.
   const refuseBatch: RequestHandler = (req, res, next) => (Array.isArray(req.body) ? batch(req, res, next) : next());
   const handle: RequestHandler = async (req, res) => {
+    const { catalog, Transport } = loadMcp();
     const server = catalog.serverFor({ principal: req.principal!, services }, logger, MCP_SERVER_VERSION);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: wantsJson(req) });
+    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: wantsJson(req) });
     res.on('close', () => {
       void transport.close();
       void server.close();

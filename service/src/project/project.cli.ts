@@ -77,10 +77,7 @@ export async function runProjectCli(
       if (!sql.trim()) return usage('give the SQL as an argument or with -f FILE');
       let results: SqlResult[];
       try {
-        results = await sendLocalSql(localSqlPath(dataDir), sql).catch((err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') return project.sql(sql);
-          throw err;
-        });
+        results = await sqlBesideService(project, dataDir, sql);
       } catch (err) {
         io.err(`svc: ${err instanceof Error ? err.message : String(err)}\n`);
         return 1;
@@ -92,5 +89,35 @@ export async function runProjectCli(
     }
     default:
       return usage(command ? `unknown command: project ${command}` : 'name a project command');
+  }
+}
+
+/** How long `svc project sql` waits for a starting service's socket when the service holds the embedded database. */
+const SOCKET_WAIT_MS = 30_000;
+
+/**
+ * Runs SQL through a running service's socket, or on the database directly when no service runs. A service
+ * that holds the embedded database but does not listen yet (it is starting) is waited for, not failed on.
+ */
+async function sqlBesideService(project: ProjectDatabase, dataDir: string, sql: string): Promise<SqlResult[]> {
+  const socket = localSqlPath(dataDir);
+  const noService = (err: unknown) => ['ENOENT', 'ECONNREFUSED'].includes(String((err as NodeJS.ErrnoException).code));
+  try {
+    return await sendLocalSql(socket, sql);
+  } catch (err) {
+    if (!noService(err)) throw err;
+  }
+  try {
+    return await project.sql(sql);
+  } catch (err) {
+    if (!/is in use by process/.test(String(err))) throw err;
+  }
+  for (const until = Date.now() + SOCKET_WAIT_MS; ;) {
+    try {
+      return await sendLocalSql(socket, sql);
+    } catch (err) {
+      if (!noService(err) || Date.now() > until) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

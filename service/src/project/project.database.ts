@@ -3,7 +3,7 @@ import { AppError } from '../shared/errors';
 import { openProjectDriver, quoteLiteral, type ProjectDriver, type SqlClient, type SqlResult } from './project.driver';
 import { checkJwtTimes, loadJwtSecret, projectKeys, signJwt, verifyJwt, type JwtClaims } from './project.keys';
 import { reflect, type Reflection } from './project.reflection';
-import { PROJECT_SETUP_SQL } from './project.setup';
+import { PROJECT_SETUP_SQL, SETUP_APPLIED, SETUP_APPLIED_QUERY } from './project.setup';
 
 /** What the project database needs from the configuration. */
 export interface ProjectSettings {
@@ -31,6 +31,7 @@ const VERIFIED_MAX = 1_000;
  */
 export class ProjectDatabase {
   private opening: Promise<ProjectDriver> | undefined;
+  private opened = false;
   private cached: Reflection | undefined;
   private readonly secret: string;
   /** Tokens whose signature was verified lately, with their (frozen) claims; expiry is still checked on every use. */
@@ -53,11 +54,15 @@ export class ProjectDatabase {
         dataDir: ProjectDatabase.dataDirOf(this.settings.dataDir),
       });
       try {
-        await driver.script(PROJECT_SETUP_SQL);
+        const [applied] = await driver.script(SETUP_APPLIED_QUERY);
+        if (applied?.rows[0]?.applied !== SETUP_APPLIED) {
+          await driver.script(`${PROJECT_SETUP_SQL}\ncomment on schema svc_graphql is ${quoteLiteral(SETUP_APPLIED)};`);
+        }
       } catch (err) {
         await driver.close();
         throw err;
       }
+      this.opened = true;
       return driver;
     })();
     const opening = this.opening;
@@ -65,6 +70,12 @@ export class ProjectDatabase {
       if (this.opening === opening) this.opening = undefined;
     });
     return opening;
+  }
+
+  /** Whether the database runs: it starts on first use, so an idle service holds none. */
+  get state(): 'stopped' | 'starting' | 'running' {
+    if (!this.opening) return 'stopped';
+    return this.opened ? 'running' : 'starting';
   }
 
   /** Which driver is in use. */
@@ -150,6 +161,7 @@ export class ProjectDatabase {
   async close(): Promise<void> {
     const opening = this.opening;
     this.opening = undefined;
+    this.opened = false;
     if (!opening) return;
     const driver = await opening.catch(() => undefined);
     await driver?.close();

@@ -1,6 +1,3 @@
-import { openPgDriver } from './pg.driver';
-import { openPgliteDriver } from './pglite.driver';
-
 /** One result set: the rows and how many rows a write touched. */
 export interface SqlResult {
   rows: Record<string, unknown>[];
@@ -51,5 +48,9 @@ export interface ProjectDriverOptions {
 
 /** Opens the driver the configuration names. */
 export async function openProjectDriver(opts: ProjectDriverOptions): Promise<ProjectDriver> {
-  return opts.databaseUrl ? openPgDriver(opts.databaseUrl) : openPgliteDriver(opts.dataDir);
+  // Each driver's module is loaded when it is first opened, so an idle service holds neither pg nor PGlite.
+  /* eslint-disable @typescript-eslint/no-require-imports -- a lazy require: the build is CommonJS, and import() would load it as ESM */
+  if (opts.databaseUrl) return (require('./pg.driver') as typeof import('./pg.driver')).openPgDriver(opts.databaseUrl);
+  return (require('./pglite.driver') as typeof import('./pglite.driver')).openPgliteDriver(opts.dataDir);
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }

@@ -5,9 +5,6 @@ import type { TlsSettings } from '../config';
 import type { Logger } from '../shared/logger';
 import type { CertificatePair, CertificateStore } from './certificate-store';
 
-/** The path an ACME CA fetches an HTTP-01 challenge from (RFC 8555 section 8.3). */
-export const ACME_CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
-
 /** Gets certificates from an ACME CA (Let's Encrypt by default), answering its HTTP-01 challenges on the service's http port. */
 export class AcmeIssuer {
   private readonly challenges = new Map<string, string>();
