@@ -13,7 +13,7 @@ const TSX = require.resolve('tsx/cli');
  * The media benchmarks (fixed RTC ports, a browser) run one after another in one lane; the others run two at a
  * time beside it.
  */
-const MEDIA = /^(rtc|recording)\//;
+const MEDIA = /^(rtc|recording|footprint)\//;
 const OTHER_LANES = 2;
 const ONE_RUN_TIMEOUT_MS = 150_000;
 
@@ -21,6 +21,7 @@ const ONE_RUN_TIMEOUT_MS = 150_000;
 const ENTRIES: Record<string, { env?: Record<string, string>; prints: RegExp }> = {
   'api/main.ts': { prints: /^Targets \(authenticated GET\):$/m },
   'webhooks/main.ts': { prints: /^Targets:$/m },
+  'footprint/footprint.bench.ts': { prints: /^# Footprint benchmark$/m },
   'graphql/validation.bench.ts': { env: { BENCH_ROUNDS: '1', BENCH_PER_ROUND: '1' }, prints: /^# GraphQL validation benchmark$/m },
   'project/graphql.bench.ts': { prints: /^# Project GraphQL benchmark$/m },
   'recording/recording-cpu.bench.ts': { prints: /^\| participants \|/m },
