@@ -39,6 +39,18 @@ describe('database connection and migrations', () => {
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 
+  it('refuses a database that a newer release migrated, and changes nothing', () => {
+    const db = openDatabase(path.join(dir, 'newer.sqlite'));
+    const applied = migrate(db);
+    const newest = Number(applied.at(-1)!.slice(0, 4));
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(newest + 1, 'future.sql', '2030-01-01');
+    expect(() => migrate(db)).toThrow(
+      `the database is at schema version ${newest + 1}, written by a newer svc; this one knows versions up to ${newest}`,
+    );
+    expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(applied.length + 1);
+    db.close();
+  });
+
   it('applies each migration once, in order', () => {
     const db = openDatabase(path.join(dir, 'm.sqlite'));
     const first = migrate(db);

@@ -13,12 +13,23 @@ export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
     .sort();
 }
 
-/** Applies, in order and each in its own transaction, the numbered migrations not yet applied; foreign keys are checked before each commit. */
+/**
+ * Applies, in order and each in its own transaction, the numbered migrations not yet applied; foreign keys are
+ * checked before each commit. A database a newer release migrated is refused (an older one would misread it).
+ */
 export function migrate(db: Db, dir = MIGRATIONS_DIR): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const files = migrationFiles(dir);
+  const known = Math.max(0, ...files.map((file) => Number(file.slice(0, 4))));
+  const newest = Math.max(0, ...applied);
+  if (newest > known) {
+    throw new Error(
+      `the database is at schema version ${newest}, written by a newer svc; this one knows versions up to ${known}: ` +
+        'run the newer release, or restore a backup this release made',
+    );
+  }
   const newlyApplied: string[] = [];
   const foreignKeys = db.pragma('foreign_keys', { simple: true });
   // SQLite's way to rebuild a table that others reference: foreign keys off (only possible outside a
