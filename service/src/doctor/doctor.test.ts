@@ -342,8 +342,10 @@ describe('svc doctor (the CLI)', () => {
     const rtc = await freeRange(2);
     const taken = net.createServer((socket) => socket.destroy());
     const port = await listenOn(taken);
+    const httpPort = await freeRange(1);
     const env = baseEnv({
-      PORT: String(port),
+      SVC_HTTPS_PORT: String(port),
+      SVC_HTTP_PORT: String(httpPort),
       SVC_BASE_URL: 'https://localhost',
       SVC_TLS: 'files',
       SVC_TLS_CERT_FILE: cert,
@@ -355,12 +357,13 @@ describe('svc doctor (the CLI)', () => {
     try {
       const { code, lines } = await doctor(env);
       expect(code).toBe(1);
-      expect(lines).toHaveLength(10);
+      expect(lines).toHaveLength(11);
       for (const line of lines.slice(0, -1)) expect(line).toMatch(/^(ok {2}|WARN|FAIL) {2}[^:]+: \S/);
       expect(lines).toEqual([
         expect.stringMatching(/^WARN {2}base URL: https:\/\/localhost is this machine only.* -> fix: set SVC_BASE_URL/),
         expect.stringMatching(/^ok {4}TLS certificate: .*cert\.pem for localhost, valid for (59|60) more days/),
-        `FAIL  HTTP port (PORT): TCP 127.0.0.1:${port} is taken by another program -> fix: stop it (see ss -ltnp 'sport = :${port}') or choose another port`,
+        `FAIL  SVC_HTTPS_PORT: TCP 127.0.0.1:${port} is taken by another program -> fix: stop it (see ss -ltnp 'sport = :${port}') or choose another port`,
+        `ok    SVC_HTTP_PORT: TCP 127.0.0.1:${httpPort} is free`,
         expect.stringMatching(new RegExp(`^ok {4}RTC ports: ${rtc}-${rtc + 1} on 127.0.0.1 free on UDP and TCP`)),
         expect.stringMatching(/^WARN {2}TURN: off: /),
         'ok    announced IP: SVC_RTC_ANNOUNCED_IP=1.1.1.1',

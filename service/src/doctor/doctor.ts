@@ -4,6 +4,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { insecureBaseUrlWarning, type Config } from '../config';
 import type { DoctorProbes } from './doctor.probes';
+import { CertificateStore, tlsDir } from '../tls/certificate-store';
 
 /** How a check came out: `fail` makes `svc doctor` exit 1. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -123,18 +124,16 @@ export async function checkBaseUrl(config: Config, probes: DoctorProbes): Promis
 /** The certificate svc serves (SVC_TLS=files or acme): present, parsable, for the base URL's host, not near its end. */
 export function checkTls(input: DoctorInput, probes: DoctorProbes): CheckResult {
   const name = 'TLS certificate';
-  const { config, env } = input;
-  const mode = env.SVC_TLS || 'off';
+  const { config } = input;
+  const { mode } = config.tls;
   const https = config.baseUrl.startsWith('https:');
   if (mode === 'off') {
     return https
       ? ok(name, 'SVC_TLS=off: the https base URL must be served by a TLS proxy in front of svc (deploy/Caddyfile)')
       : ok(name, 'SVC_TLS=off: svc serves plain http');
   }
-  if (mode !== 'acme' && mode !== 'files') return fail(name, `SVC_TLS is "${mode}"`, 'set SVC_TLS to off, acme or files');
-  const certFile = mode === 'files' ? env.SVC_TLS_CERT_FILE : path.join(config.dataDir, 'tls', 'cert.pem');
-  if (!certFile)
-    return fail(name, 'SVC_TLS=files without SVC_TLS_CERT_FILE', 'set SVC_TLS_CERT_FILE and SVC_TLS_KEY_FILE to the PEM files');
+  // loadConfig made sure that files mode names both files.
+  const certFile = mode === 'files' ? config.tls.certFile! : new CertificateStore(tlsDir(config.dataDir)).certFile;
   if (!probes.exists(certFile)) {
     return mode === 'acme'
       ? warn(
@@ -151,13 +150,8 @@ export function checkTls(input: DoctorInput, probes: DoctorProbes): CheckResult 
     return fail(name, `${certFile} is not a PEM certificate (${(err as Error).message})`, 'replace it with the PEM certificate chain');
   }
   if (mode === 'files') {
-    const keyFile = env.SVC_TLS_KEY_FILE;
-    if (!keyFile || !probes.exists(keyFile))
-      return fail(
-        name,
-        `the key file ${keyFile ?? '(SVC_TLS_KEY_FILE unset)'} is missing`,
-        'set SVC_TLS_KEY_FILE to the private key (PEM)',
-      );
+    const keyFile = config.tls.keyFile!;
+    if (!probes.exists(keyFile)) return fail(name, `the key file ${keyFile} is missing`, 'set SVC_TLS_KEY_FILE to the private key (PEM)');
     try {
       if (!cert.checkPrivateKey(createPrivateKey(probes.readFile(keyFile)))) {
         return fail(name, `${keyFile} is not the key of ${certFile}`, 'use the private key the certificate was issued for');
@@ -202,15 +196,17 @@ async function checkTcpPort(name: string, ip: string, port: number, probes: Doct
   return fail(name, `TCP ${ip}:${port} cannot be bound (${error})`, 'see the error above');
 }
 
-/** PORT, and SVC_HTTPS_PORT / SVC_HTTP_PORT when set. */
+/** PORT without TLS; SVC_HTTPS_PORT and SVC_HTTP_PORT with it. */
 async function checkHttpPorts(input: DoctorInput, probes: DoctorProbes, running: RunningService | undefined): Promise<CheckResult[]> {
-  const { config, env } = input;
-  const ports: [string, number][] = [['HTTP port (PORT)', config.port]];
-  for (const variable of ['SVC_HTTPS_PORT', 'SVC_HTTP_PORT']) {
-    const value = Number(env[variable]);
-    if (env[variable] && Number.isInteger(value) && value !== config.port) ports.push([`${variable}`, value]);
-  }
-  if (config.port === 0) return [ok('HTTP port (PORT)', 'PORT=0: a free port is picked at each start')];
+  const { config } = input;
+  const ports: [string, number][] =
+    config.tls.mode === 'off'
+      ? [['HTTP port (PORT)', config.port]]
+      : [
+          ['SVC_HTTPS_PORT', config.tls.httpsPort],
+          ['SVC_HTTP_PORT', config.tls.httpPort],
+        ];
+  if (config.tls.mode === 'off' && config.port === 0) return [ok('HTTP port (PORT)', 'PORT=0: a free port is picked at each start')];
   // svc answering on PORT owns the other ports of its configuration too.
   return Promise.all(ports.map(([name, port]) => checkTcpPort(name, config.host, port, probes, running !== undefined)));
 }
