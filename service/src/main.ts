@@ -24,7 +24,16 @@ const STOP_WAIT_MS = STOP_LIMIT_MS - 1_000;
 async function main(): Promise<void> {
   let config = loadConfig();
   // Plain HTTP binds first: with PORT=0 the base URL (join links, download URLs) then names the port really used.
-  const plain = config.tls.mode === 'off' ? await listenOn(http.createServer(serverOptions()), config.port, config.host) : undefined;
+  // Until the app is ready, requests get 503 (a readiness probe sees "starting", not a hung connection).
+  let handle: http.RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end('svc is starting\n');
+  const plain =
+    config.tls.mode === 'off'
+      ? await listenOn(
+          http.createServer(serverOptions(), (req, res) => handle(req, res)),
+          config.port,
+          config.host,
+        )
+      : undefined;
   if (plain && config.port === 0) config = loadConfig({ ...process.env, PORT: String(portOf(plain)) });
   const core = bootstrap(config);
   const { logger, services } = core;
@@ -59,7 +68,8 @@ async function main(): Promise<void> {
   const emptyRooms = new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger);
   const app = createApp({ config, services, logger, project: core.project, media, turn });
   const https = plain ? undefined : await serveHttps(app, config, services.clock, logger);
-  const server = plain ? plain.on('request', app) : https!.server;
+  handle = app;
+  const server = plain ?? https!.server;
   const roomSockets = attachRoomSockets(server, services.rooms, logger);
   emptyRooms.start();
   deliveryWorker.start();
