@@ -31,6 +31,14 @@ describe('the service as a user runs it', () => {
     ]);
   });
 
+  it('with PORT=0, names the port it really listens on in its base URL (join links included)', async () => {
+    const port = new URL(svc.url).port;
+    expect(port).not.toBe('0');
+    expect(svc.stdout()).toContain(`svc listening on http://localhost:${port} (base URL http://localhost:${port},`);
+    const created = await call(svc.url, 'POST', '/api/v1/public/meetings', ownerKey, { title: 'Port check' });
+    expect(created.body.join_url).toBe(`http://localhost:${port}/m/${created.body.code}`);
+  });
+
   it('accepts a key made by the CLI while it runs, and refuses it as soon as the CLI revokes it', async () => {
     const created = svcCli(dataDir, 'keys', 'create', '--name', 'e2e', '--scopes', 'meetings:read');
     expect(created.code).toBe(0);
