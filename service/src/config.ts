@@ -351,7 +351,10 @@ function turnConfig(env: NodeJS.ProcessEnv, rtc: RtcConfig): TurnConfig {
 }
 
 /** The first executable `name` in the PATH directories, or undefined. */
-function findOnPath(name: string, pathVariable = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'): string | undefined {
+export function findOnPath(
+  name: string,
+  pathVariable = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+): string | undefined {
   for (const dir of pathVariable.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);

@@ -6,6 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { findOnPath } from '../config';
 import { recordingUnavailableReason } from '../media/recorder';
 
 /** What `svc doctor` asks of the machine; the checks take these, so tests can replace what is outside our control (DNS, the disk's size). */
@@ -39,7 +40,7 @@ export function systemProbes(): DoctorProbes {
     resolve: async (host) => (await dns.lookup(host, { all: true })).map((a) => a.address),
     bind: (protocol, ip, port) => (protocol === 'tcp' ? bindTcp(ip, port) : bindUdp(ip, port)),
     get: (url) => get(url),
-    which: (program) => which(program, process.env.PATH ?? ''),
+    which: (program) => findOnPath(program, process.env.PATH ?? ''),
     recordingUnavailable: () => recordingUnavailableReason(),
     exists: (file) => fs.existsSync(file),
     readFile: (file) => fs.readFileSync(file, 'utf8'),
@@ -55,20 +56,6 @@ export function systemProbes(): DoctorProbes {
         .flatMap((a) => (a ? [a.address] : [])),
     now: () => Date.now(),
   };
-}
-
-function which(program: string, pathVariable: string): string | undefined {
-  for (const dir of pathVariable.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, program);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
 }
 
 function bindTcp(ip: string, port: number): Promise<string | null> {
