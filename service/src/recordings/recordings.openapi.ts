@@ -12,6 +12,20 @@ import {
   type OpenApiFragment,
 } from '../openapi/openapi.parts';
 
+/** A recording's bytes, as the download answers them (whole or a range). */
+const WEBM_FILE = {
+  headers: rateLimitHeaderRefs,
+  content: {
+    'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
+    'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
+  },
+};
+
+const RANGE_NOT_SATISFIABLE = {
+  ...problem('The Range asks for bytes outside the file (`range_not_satisfiable`).'),
+  headers: { 'Content-Range': { description: '`bytes */SIZE`: the size of the file.', schema: { type: 'string' } } },
+};
+
 /** The recordings part of the OpenAPI document. */
 export const recordingsOpenApi: OpenApiFragment = {
   paths: {
@@ -25,19 +39,7 @@ export const recordingsOpenApi: OpenApiFragment = {
         responses: {
           '200': json('A page of recordings.', page('Recording')),
           '400': badRequest,
-          '206': {
-            description: 'The requested byte range (`Range: bytes=start-end`), with `Content-Range`.',
-            headers: rateLimitHeaderRefs,
-            content: {
-              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
-              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
-            },
-          },
           '404': notFound,
-          '416': {
-            ...problem('The Range asks for bytes outside the file (`range_not_satisfiable`).'),
-            headers: { 'Content-Range': { description: '`bytes */SIZE`: the size of the file.', schema: { type: 'string' } } },
-          },
           ...errors('recordings:read'),
         },
       }),
@@ -61,27 +63,10 @@ export const recordingsOpenApi: OpenApiFragment = {
           },
         ],
         responses: {
-          '200': {
-            description: 'The file.',
-            headers: rateLimitHeaderRefs,
-            content: {
-              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
-              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
-            },
-          },
-          '206': {
-            description: 'The requested byte range (`Range: bytes=start-end`), with `Content-Range`.',
-            headers: rateLimitHeaderRefs,
-            content: {
-              'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
-              'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
-            },
-          },
+          '200': { ...WEBM_FILE, description: 'The file.' },
+          '206': { ...WEBM_FILE, description: 'The requested byte range (`Range: bytes=start-end`), with `Content-Range`.' },
           '404': notFound,
-          '416': {
-            ...problem('The Range asks for bytes outside the file (`range_not_satisfiable`).'),
-            headers: { 'Content-Range': { description: '`bytes */SIZE`: the size of the file.', schema: { type: 'string' } } },
-          },
+          '416': RANGE_NOT_SATISFIABLE,
           ...errors('recordings:read'),
         },
       }),
