@@ -49,6 +49,17 @@ describe('the room page in Chromium against the real service: hosts, the waiting
     return p;
   };
 
+  /** A webinar and one registrant's personal link (`join_url`). */
+  const webinarWithRegistrant = async (title: string, slug: string, name: string) => {
+    const webinar = await createMeeting(svc.url, key, { title, kind: 'webinar', slug });
+    const registration = await call(svc.url, 'POST', `/api/v1/public/webinars/${slug}/registrations`, key, {
+      email: `${slug}@example.com`,
+      name,
+    });
+    expect(registration.status).toBe(201);
+    return { webinar, invite: new URL(registration.body.join_url as string) };
+  };
+
   beforeAll(async () => {
     dataDir = tempDataDir();
     key = unlimitedKey(dataDir);
@@ -165,15 +176,7 @@ describe('the room page in Chromium against the real service: hosts, the waiting
   });
 
   it('a removed registrant who opens their link again waits, marked for the host, until the host lets them back', async () => {
-    await createMeeting(svc.url, key, { title: 'Members only', kind: 'webinar', slug: 'members' });
-    const webinar = (await call(svc.url, 'GET', '/api/v1/public/meetings?limit=100', key)).body.data.find(
-      (m: { slug: string | null }) => m.slug === 'members',
-    );
-    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/members/registrations', key, {
-      email: 'rex@example.com',
-      name: 'Rex Registrant',
-    });
-    const invite = new URL(registration.body.join_url as string);
+    const { webinar, invite } = await webinarWithRegistrant('Members only', 'members', 'Rex Registrant');
     const host = await open(await hostLink(svc.url, key, webinar.id, 'Hana Host'));
     expect(await joinRoom(host.page)).toBe('room');
     const first = await open(`${svc.url}${invite.pathname}${invite.search}`);
@@ -194,16 +197,7 @@ describe('the room page in Chromium against the real service: hosts, the waiting
   });
 
   it('webinar attendees join through their invitation, watch the host and chat, with no media controls', async () => {
-    await createMeeting(svc.url, key, { title: 'Product launch', kind: 'webinar', slug: 'launch' });
-    const webinar = (await call(svc.url, 'GET', '/api/v1/public/meetings?limit=100', key)).body.data.find(
-      (m: { slug: string | null }) => m.slug === 'launch',
-    );
-    const registration = await call(svc.url, 'POST', '/api/v1/public/webinars/launch/registrations', key, {
-      email: 'ada@example.com',
-      name: 'Ada Attendee',
-    });
-    expect(registration.status).toBe(201);
-    const invite = new URL(registration.body.join_url as string);
+    const { webinar, invite } = await webinarWithRegistrant('Product launch', 'launch', 'Ada Attendee');
 
     const host = await open(await hostLink(svc.url, key, webinar.id, 'Hana Host'));
     expect(await joinRoom(host.page)).toBe('room');
