@@ -64,4 +64,16 @@ describe('the CLI writing beside a loaded service', () => {
     for (let i = 0; i < 500 && receiver.requests.length < before + 4; i++) await new Promise((r) => setTimeout(r, 10));
     expect(receiver.requests.length).toBeGreaterThanOrEqual(before + 4);
   }, 90_000);
+
+  it('dashboard-link prints a link to the running service’s base URL without the environment repeated; svc --help lists it', () => {
+    const link = svcCli(dataDir, 'dashboard-link');
+    expect(link.code).toBe(0);
+    expect(link.stdout).toMatch(new RegExp(`^${svc.url.replace('127.0.0.1', 'localhost')}/sign-in#token=\\S+\\n$`));
+    expect(link.stdout).not.toContain('localhost:8080');
+    const help = svcCli(dataDir, '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\n {2}dashboard-link +Prints a one-time dashboard sign-in link/);
+    expect(svcCli(dataDir, 'help', 'dashboard-link').stdout).toContain('running service’s base URL');
+    expect(svcCli(dataDir, 'help', 'nope')).toMatchObject({ code: 2, stdout: '' });
+  });
 });

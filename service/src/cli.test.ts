@@ -1,4 +1,4 @@
-import { runCli } from './cli';
+import { COMMANDS, runCli } from './cli';
 import { startTestCore } from './testing/core';
 
 describe('svc CLI', () => {
@@ -26,6 +26,33 @@ describe('svc CLI', () => {
     expect(services.dashboard.signInWithLink(token, 'cli-test').token).toMatch(/^svc_ds_/);
     expect(() => services.dashboard.signInWithLink(token, 'cli-test')).toThrow(/already used/);
     expect(run('dashboard-link', 'extra').code).toBe(2);
+  });
+
+  it('svc help, svc --help and svc help COMMAND list every command of the table the dispatcher uses, with its options', () => {
+    const all = run('help');
+    expect(all).toMatchObject({ code: 0, err: '' });
+    expect(run('--help').out).toBe(all.out);
+    for (const c of COMMANDS) expect(all.out).toMatch(new RegExp(`\\n  ${c.name} +${c.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+    const one = run('help', 'keys', 'create');
+    expect(one.code).toBe(0);
+    expect(one.out).toContain('svc keys create --name NAME --scopes SCOPE[,SCOPE...] [--org ORG_ID] [--expires-in 30d]');
+    expect(one.out).toMatch(/--rate-limit-per-minute N +This key’s own limit per minute/);
+    expect(one.out).not.toContain('orgs list');
+    expect(run('keys', 'create', '--help').out).toBe(one.out);
+    const group = run('help', 'integrations').out;
+    expect(group).toContain('svc integrations add-slack --token xoxb-... --channel C0123ABC --events TYPE[,TYPE...] [--org ORG_ID]');
+    expect(group).toContain('svc integrations remove INTEGRATION_ID');
+    expect(group).not.toContain('keys create');
+    expect(run('help', 'project', 'sql').out).toContain('-f, --file FILE');
+    expect(run('help', 'nope')).toMatchObject({ code: 2, out: '', err: expect.stringContaining('unknown command: nope') });
+  });
+
+  it('every command in the table runs: a usage error names the command and shows its own help', () => {
+    for (const c of COMMANDS.filter((c) => c.run && c.options)) {
+      const { code, err } = run(...c.name.split(' '), '--no-such-option');
+      expect({ name: c.name, code }).toEqual({ name: c.name, code: 2 });
+      expect(err).toContain(`svc ${c.name}`);
+    }
   });
 
   it('users set-password reads the password from stdin; users list shows the owner', () => {

@@ -14,6 +14,7 @@ import { recordingUnavailableReason } from './media/recorder';
 import { EmptyRoomsWorker } from './rooms/empty-rooms.worker';
 import { attachRoomSockets } from './ws/room.socket';
 import { startTurnServer } from './turn/turn.server';
+import { forgetRunningService, recordRunningService } from './shared/running-service';
 
 /** The most a graceful stop may take before the process exits anyway. */
 const STOP_LIMIT_MS = 10_000;
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
   const listening = https
     ? `https://localhost:${portOf(server)} (http on ${portOf(https.redirector)} for certificates and redirects, `
     : `http://localhost:${portOf(server)} (`;
+  // The CLI beside it (`svc dashboard-link`, `svc project keys`) prints this base URL without the environment repeated.
+  recordRunningService(config.dataDir, config.baseUrl);
   process.stdout.write(`svc listening on ${listening}base URL ${config.baseUrl}, data in ${config.dataDir})\n`);
 
   let stopping = false;
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
           waited_ms: Date.now() - started,
         });
       }
+      forgetRunningService(config.dataDir);
       core.close();
       process.exit(outcome === 'stopped' ? 0 : 1);
     });

@@ -11,8 +11,16 @@ import { localSqlPath, requestLocalSnapshot } from '../project/project.socket';
 import { BACKUP_FORMAT, BackupError, DATA_PREFIX, HEADER_ENTRY, MANIFEST_ENTRY, svcVersion, type BackupManifest } from './backup.manifest';
 import { TarWriter } from './backup.tar';
 
-// What the data directory holds that is copied another way (the databases) or not at all (the socket, lock, temporary copies).
-const TOP_LEVEL_SKIPPED = new Set(['svc.sqlite', 'svc.sqlite-wal', 'svc.sqlite-shm', 'svc.sqlite-journal', 'project', 'project.sock']);
+// What the data directory holds that is copied another way (the databases) or not at all (the socket, the running service's record, lock, temporary copies).
+const TOP_LEVEL_SKIPPED = new Set([
+  'svc.sqlite',
+  'svc.sqlite-wal',
+  'svc.sqlite-shm',
+  'svc.sqlite-journal',
+  'project',
+  'project.sock',
+  'running-service.json',
+]);
 const TEMPORARY = /^\.(backup-|svc-backup-|svc-restore-)/;
 // One backup step copies every page: a single read transaction, so writers elsewhere cannot make it start over.
 const ALL_PAGES = 0x7fffffff;
