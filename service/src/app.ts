@@ -32,6 +32,7 @@ import { searchRoutes } from './search/search.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { registrationsRoutes } from './webinars/registrations.routes';
+import { registrationPageRouter } from './webinars/registration-page.routes';
 
 /** What the HTTP app needs from the composition root. */
 export interface AppDeps {
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed));
+  app.use(registrationPageRouter(services.registrations, config.rooms.pageRateLimit, services.clock, config.baseUrl));
 
   // One limiter for the REST API and the MCP endpoint: a key has one budget, whichever it calls.
   const limiter = new RateLimiter(config.rateLimit, services.clock);

@@ -16,6 +16,7 @@ export class RegistrationsRepo {
   private readonly byEmail;
   private readonly byId;
   private readonly listStmt;
+  private readonly webinarsBySlug;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO registrations (id, meeting_id, email, email_normalized, name, created_at)
@@ -27,6 +28,14 @@ export class RegistrationsRepo {
     this.listStmt = db.prepare<[string, string | null, string | null, number], RegistrationRow>(
       'SELECT * FROM registrations WHERE meeting_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?',
     );
+    this.webinarsBySlug = db.prepare<[string], { id: string; organization_id: string }>(
+      "SELECT id, organization_id FROM meetings WHERE kind = 'webinar' AND slug = ? ORDER BY organization_id",
+    );
+  }
+
+  /** The webinars of every organization that use `slug` (slugs are unique per organization only). */
+  webinarsWithSlug(slug: string): { id: string; organization_id: string }[] {
+    return this.webinarsBySlug.all(slug);
   }
 
   /** Up to `limit` registrations of a webinar older than `after` (an id), newest first. */

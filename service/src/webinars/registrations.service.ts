@@ -7,7 +7,8 @@ import type { IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
 import { toPage, type Page, type PageRequest } from '../shared/paging';
 import type { MeetingRow } from '../meetings/meetings.repo';
-import type { RoomLinks } from '../rooms/room-links';
+import type { JoinGrant, RoomLinks } from '../rooms/room-links';
+import { icsCalendar } from '../shared/ics';
 import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
 import type { CreateRegistrationInput } from './registrations.schemas';
 
@@ -42,7 +43,15 @@ export class RegistrationsService {
 
   /** Registers `input.email` for the webinar `slug`; `created` is false when that email was already registered. */
   register(principal: Principal, slug: string, input: CreateRegistrationInput): { registration: Registration; created: boolean } {
-    const webinar = this.meetings.findWebinar(principal, slug);
+    return this.registerFor(this.meetings.findWebinar(principal, slug), input);
+  }
+
+  /**
+   * Registers `input.email` for `webinar` (the API and the public registration page both end here, so both emit the
+   * same registration.created); `created` is false when that email was already registered.
+   */
+  registerFor(webinar: MeetingRow, input: CreateRegistrationInput): { registration: Registration; created: boolean } {
+    const slug = webinar.slug ?? '';
     const emailNormalized = input.email.trim().toLowerCase();
     const existing = this.repo.findByEmail(webinar.id, emailNormalized);
     const view = (row: RegistrationRow) => this.view(webinar, row);
@@ -76,6 +85,38 @@ export class RegistrationsService {
     return { registration, created: true };
   }
 
+  /**
+   * The webinar whose public registration page is `/w/<slug>`: not_found when no organization uses the slug, or when
+   * several do and `organizationId` (the page's `?org=`) does not pick one of them.
+   */
+  publicWebinar(slug: string, organizationId?: string): MeetingRow {
+    const matches = this.repo.webinarsWithSlug(slug).filter((w) => organizationId === undefined || w.organization_id === organizationId);
+    if (matches.length !== 1) throw AppError.notFound(`Webinar ${slug}`);
+    return this.meetings.findAnywhere(matches[0]!.id);
+  }
+
+  /** An iCalendar file for the registrant whose personal join link carries `inviteToken`; not_found unless it is a link to `webinar`. */
+  calendarFor(webinar: MeetingRow, inviteToken: string): string {
+    let grant: JoinGrant;
+    try {
+      grant = this.links.grantOf(inviteToken);
+    } catch {
+      throw AppError.notFound('Registration');
+    }
+    if (grant.role !== 'guest' || grant.meetingId !== webinar.id) throw AppError.notFound('Registration');
+    const registration = this.view(webinar, this.findForWebinar(webinar.id, grant.registrationId));
+    const start = webinar.scheduled_at_ms;
+    return icsCalendar({
+      uid: `${registration.id}@${new URL(registration.join_url).host}`,
+      start,
+      end: start + webinar.duration_minutes * 60_000,
+      summary: webinar.title,
+      url: registration.join_url,
+      stamp: this.clock.now(),
+      timeZone: timeZoneOf(webinar) ?? undefined,
+    });
+  }
+
   /** One page of a webinar's registrations, newest first (a meeting that is no webinar has none). */
   list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Registration> {
     const webinar = this.meetings.find(principal, meetingIdOrCode);
@@ -101,4 +142,11 @@ export class RegistrationsService {
       created_at: row.created_at,
     };
   }
+}
+
+/** The IANA time zone a meeting was planned in, when it was given one. */
+export function timeZoneOf(meeting: MeetingRow): string | null {
+  // Read loosely: the column arrived with migration 0020 and rows read before it have none.
+  const zone = (meeting as { time_zone?: unknown }).time_zone;
+  return typeof zone === 'string' && zone !== '' ? zone : null;
 }
