@@ -14,6 +14,8 @@ export interface MeetingRow {
   scheduled_at: string;
   scheduled_at_ms: number;
   duration_minutes: number;
+  /** IANA name, or null when the meeting was created without one. */
+  time_zone: string | null;
   waiting_room: 0 | 1;
   transcription_auto: 0 | 1;
   status: MeetingStatus;
@@ -31,6 +33,7 @@ export type MeetingChanges = Partial<
     | 'scheduled_at'
     | 'scheduled_at_ms'
     | 'duration_minutes'
+    | 'time_zone'
     | 'waiting_room'
     | 'transcription_auto'
     | 'status'
@@ -57,10 +60,10 @@ export class MeetingsRepo {
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO meetings (id, organization_id, code, title, kind, slug,
-      scheduled_at, scheduled_at_ms, duration_minutes, waiting_room, transcription_auto, status,
+      scheduled_at, scheduled_at_ms, duration_minutes, time_zone, waiting_room, transcription_auto, status,
       created_at, updated_at, started_at, ended_at)
       VALUES (@id, @organization_id, @code, @title, @kind, @slug, @scheduled_at, @scheduled_at_ms,
-      @duration_minutes, @waiting_room, @transcription_auto, @status, @created_at, @updated_at,
+      @duration_minutes, @time_zone, @waiting_room, @transcription_auto, @status, @created_at, @updated_at,
       @started_at, @ended_at)`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);

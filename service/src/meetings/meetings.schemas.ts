@@ -17,6 +17,14 @@ const scheduledAt: JsonSchema = {
   examples: ['2026-05-01T09:00:00+02:00'],
 };
 const duration: JsonSchema = { type: 'integer', minimum: 1, maximum: 1440 };
+const timeZone: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'IANA time zone the meeting is planned in (`Asia/Tokyo`, `UTC`), for showing its times and calendar invitations; `scheduled_at` stays the instant. Names are matched case-insensitively and returned in their canonical spelling.',
+  examples: ['Europe/Berlin'],
+};
 
 /** Body of POST /meetings. */
 export const createMeetingSchema: JsonSchema = {
@@ -27,6 +35,7 @@ export const createMeetingSchema: JsonSchema = {
     title,
     scheduled_at: { ...scheduledAt, description: 'Start time; absent means an instant meeting starting now.' },
     duration_minutes: { ...duration, default: 60 },
+    time_zone: timeZone,
     settings,
     kind: { type: 'string', enum: ['meeting', 'webinar'], default: 'meeting' },
     slug: {
@@ -46,6 +55,7 @@ export interface CreateMeetingInput {
   title: string;
   scheduled_at?: string;
   duration_minutes?: number;
+  time_zone?: string;
   settings?: { waiting_room?: boolean; transcription_auto?: boolean };
   kind?: 'meeting' | 'webinar';
   slug?: string;
@@ -61,6 +71,7 @@ export const updateMeetingSchema: JsonSchema = {
     title,
     scheduled_at: scheduledAt,
     duration_minutes: duration,
+    time_zone: { ...timeZone, type: ['string', 'null'], description: `${timeZone.description} \`null\` removes it.` },
     settings: { ...settings, description: 'Merged into the current settings.' },
     status: { type: 'string', enum: ['ended'], description: '`ended` ends a live meeting for everyone.' },
   },
@@ -71,6 +82,7 @@ export interface UpdateMeetingInput {
   title?: string;
   scheduled_at?: string;
   duration_minutes?: number;
+  time_zone?: string | null;
   settings?: { waiting_room?: boolean; transcription_auto?: boolean };
   status?: 'ended';
 }
@@ -86,6 +98,7 @@ export const meetingSchema: JsonSchema = {
     'slug',
     'scheduled_at',
     'duration_minutes',
+    'time_zone',
     'settings',
     'status',
     'join_url',
@@ -103,6 +116,11 @@ export const meetingSchema: JsonSchema = {
     slug: { type: ['string', 'null'] },
     scheduled_at: { type: 'string', format: 'date-time' },
     duration_minutes: { type: 'integer' },
+    time_zone: {
+      type: ['string', 'null'],
+      description: 'IANA time zone the meeting is planned in; null when it was created without one.',
+      examples: ['Asia/Tokyo'],
+    },
     settings: {
       type: 'object',
       required: ['waiting_room', 'transcription_auto'],

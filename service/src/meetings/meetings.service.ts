@@ -17,6 +17,7 @@ export interface Meeting {
   slug: string | null;
   scheduled_at: string;
   duration_minutes: number;
+  time_zone: string | null;
   settings: { waiting_room: boolean; transcription_auto: boolean };
   status: MeetingStatus;
   join_url: string;
@@ -67,6 +68,7 @@ export class MeetingsService {
       scheduled_at: scheduled,
       scheduled_at_ms: instant(scheduled, 'scheduled_at'),
       duration_minutes: input.duration_minutes ?? 60,
+      time_zone: input.time_zone === undefined ? null : canonicalTimeZone(input.time_zone),
       waiting_room: input.settings?.waiting_room ? 1 : 0,
       transcription_auto: input.settings?.transcription_auto ? 1 : 0,
       status: 'scheduled',
@@ -142,6 +144,7 @@ export class MeetingsService {
       changes.scheduled_at_ms = instant(input.scheduled_at, 'scheduled_at');
     }
     if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;
+    if (input.time_zone !== undefined) changes.time_zone = input.time_zone === null ? null : canonicalTimeZone(input.time_zone);
     if (input.settings?.waiting_room !== undefined) changes.waiting_room = input.settings.waiting_room ? 1 : 0;
     if (input.settings?.transcription_auto !== undefined) {
       changes.transcription_auto = input.settings.transcription_auto ? 1 : 0;
@@ -216,6 +219,7 @@ export class MeetingsService {
       slug: row.slug,
       scheduled_at: row.scheduled_at,
       duration_minutes: row.duration_minutes,
+      time_zone: row.time_zone,
       settings: { waiting_room: row.waiting_room === 1, transcription_auto: row.transcription_auto === 1 },
       status: row.status,
       join_url: `${this.baseUrl}/m/${row.code}`,
@@ -243,6 +247,17 @@ export class MeetingsService {
 /** The meeting as events carry it in `data.meeting`. */
 export function meetingRef(m: Pick<Meeting, 'id' | 'code' | 'title' | 'status' | 'started_at' | 'ended_at'>) {
   return { id: m.id, code: m.code, title: m.title, status: m.status, started_at: m.started_at, ended_at: m.ended_at };
+}
+
+/** The canonical spelling of an IANA time zone name (`asia/tokyo` -> `Asia/Tokyo`); validation_failed for an unknown one. */
+export function canonicalTimeZone(name: string): string {
+  try {
+    // Newer engines take offsets like "+09:00" as zones; an offset has no name or daylight saving, so it is refused everywhere.
+    if (!/^[A-Za-z]/.test(name)) throw new RangeError(name);
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    throw AppError.invalid([{ param: 'time_zone', message: 'is not a known IANA time zone (like Europe/Berlin or UTC)' }]);
+  }
 }
 
 function instant(value: string, param: string): number {
