@@ -4,6 +4,8 @@ import type { Db } from './db/connection';
 import { DashboardRepo, SignInFailuresRepo } from './dashboard/dashboard.repo';
 import { DashboardService } from './dashboard/dashboard.service';
 import { SignInAttempts } from './dashboard/sign-in-attempts';
+import { InvitesRepo } from './dashboard/invites.repo';
+import { TeamService } from './dashboard/team.service';
 import { EventsRepo } from './events/events.repo';
 import { EventsService } from './events/events.service';
 import { IdempotencyRepo } from './idempotency/idempotency.repo';
@@ -99,6 +101,8 @@ export interface Services {
   /** "Add to Slack", when the operator configured a Slack app. */
   slackOAuth: SlackOAuthService | undefined;
   dashboard: DashboardService;
+  /** Teammates: invitations, roles, removal. */
+  team: TeamService;
 }
 
 /** Where recording files live under the data directory. */
@@ -130,7 +134,10 @@ export function createServices(
   const tokens = new SignedTokens(masterKey);
   const ids = new IdGenerator(() => clock.now());
   const transaction = transactionOf(db);
-  const identity = new IdentityService(new IdentityRepo(db), ids, clock);
+  const identityRepo = new IdentityRepo(db);
+  const identity = new IdentityService(identityRepo, ids, clock);
+  const dashboardRepo = new DashboardRepo(db);
+  const signInAttempts = new SignInAttempts(new SignInFailuresRepo(db), clock);
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
   const roomLinks = new RoomLinks(tokens, meetings, clock, config.baseUrl);
@@ -242,19 +249,13 @@ export function createServices(
         },
         logger,
       ),
-    dashboard: new DashboardService(
-      new DashboardRepo(db),
-      identity,
-      tokens,
-      new SignInAttempts(new SignInFailuresRepo(db), clock),
-      transaction,
-      ids,
-      clock,
-      {
-        baseUrl: config.baseUrl,
-        sessionTtlMs: config.dashboard.sessionTtlMs,
-      },
-    ),
+    dashboard: new DashboardService(dashboardRepo, identity, tokens, signInAttempts, transaction, ids, clock, {
+      baseUrl: config.baseUrl,
+      sessionTtlMs: config.dashboard.sessionTtlMs,
+    }),
+    team: new TeamService(identityRepo, new InvitesRepo(db), dashboardRepo, signInAttempts, transaction, ids, clock, {
+      baseUrl: config.baseUrl,
+    }),
   };
 }
 

@@ -20,6 +20,7 @@ export class DashboardRepo {
   private readonly insertSessionStmt;
   private readonly sessionById;
   private readonly revokeStmt;
+  private readonly revokeAllOfUser;
   private readonly purgeSessionsStmt;
   private readonly useLinkStmt;
   private readonly purgeLinksStmt;
@@ -32,6 +33,9 @@ export class DashboardRepo {
       VALUES (@id, @token_hash, @user_id, @method, @created_at, @expires_at, @revoked_at)`);
     this.sessionById = db.prepare<[string], SessionRow>('SELECT * FROM dashboard_sessions WHERE id = ?');
     this.revokeStmt = db.prepare<[string, string]>('UPDATE dashboard_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+    this.revokeAllOfUser = db.prepare<[string, string]>(
+      'UPDATE dashboard_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
+    );
     this.purgeSessionsStmt = db.prepare<[number]>('DELETE FROM dashboard_sessions WHERE expires_at <= ?');
     this.useLinkStmt = db.prepare<[string, number]>(
       'INSERT INTO dashboard_used_links (link_id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -51,6 +55,11 @@ export class DashboardRepo {
 
   revokeSession(id: string, at: string): void {
     this.revokeStmt.run(at, id);
+  }
+
+  /** Ends every session of the user. */
+  revokeSessionsOf(userId: string, at: string): void {
+    this.revokeAllOfUser.run(at, userId);
   }
 
   /** Deletes sessions that expired at or before `now`. */

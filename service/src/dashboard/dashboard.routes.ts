@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../app';
 import { allowedHostnames } from '../http/allowed-hosts';
 import { jsonBody } from '../http/body';
@@ -14,8 +14,10 @@ import { assertCanSubscribe, EVENT_TYPES, type EventType } from '../events/event
 import type { SlackOAuthService } from '../integrations/slack-oauth.service';
 import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
+import { canManage } from '../identity/roles';
 import { objectValidator } from '../shared/validation';
 import type { DashboardService } from './dashboard.service';
+import { inviteAcceptRouter, MANAGING_PATHS, requireManagingRole, teamRouter } from './team.routes';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'svc_session';
@@ -75,7 +77,6 @@ const parseNewKey = objectValidator<{ name: string; scopes: string[]; organizati
 export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Router {
   const { config, services } = deps;
   const dashboard = services.dashboard;
-  const isOwner = (userId: string) => services.identity.ensureOwner().owner.id === userId;
   const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
     baseUrl: config.baseUrl,
     slackApiUrl: config.slackApiUrl,
@@ -103,11 +104,23 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     res.status(204).end();
   });
 
+  router.get('/sign-in/about', (_req, res) => {
+    res.json({ organization: services.identity.listOrganizations()[0]?.name ?? null, base_url: config.baseUrl });
+  });
+  router.use(
+    inviteAcceptRouter(services.team, dashboard, clientOf, (res, opened) =>
+      setSessionCookie(res, opened.token, opened.expiresAt - services.clock.now(), config.baseUrl),
+    ),
+  );
+
   router.use(requireSession(dashboard));
+  router.use(MANAGING_PATHS, requireManagingRole);
+  router.use(teamRouter(services.team));
   router.get('/session', (req, res) => {
     const active = req.dashboardSession!;
     res.json({
-      user: { id: active.user.id, name: active.user.name, email: active.user.email },
+      user: { id: active.user.id, name: active.user.name, email: active.user.email, role: active.user.role },
+      can_manage: canManage(active.user.role),
       organizations: active.principal.organizations.map((o) => ({ id: o.id, name: o.name })),
       csrf_token: active.csrfToken,
       expires_at: isoAt(active.session.expires_at),
@@ -201,7 +214,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
       graphql_url: `${keys.url}/graphql/v1`,
       anon_key: keys.anon,
       service_role_key: keys.serviceRole,
-      can_run_sql: isOwner(req.dashboardSession!.user.id),
+      can_run_sql: true,
     });
   });
   router.post('/project/user-token', (req, res) => {
@@ -210,7 +223,6 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     res.json({ token: projectOf(deps).signToken({ sub, role: 'authenticated', aud: 'authenticated', iat, exp: iat + 3600 }) });
   });
   router.post('/project/sql', async (req, res) => {
-    if (!isOwner(req.dashboardSession!.user.id)) throw new AppError('forbidden', 'Only the owner runs SQL on the project database');
     const { sql } = parseSql(req.body);
     try {
       res.json({ results: await projectOf(deps).sql(sql) });
@@ -221,9 +233,22 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
 
   const v1 = Router();
   mountRoutes(v1, publicRoutes);
+  v1.use(explainScopeByRole);
   router.use('/v1', v1);
   return router;
 }
+
+// A session's scopes come from its user's role, so a missing one is the role's doing, not an API key's.
+const explainScopeByRole: ErrorRequestHandler = function explainScopeByRoleHandler(err, req, _res, next) {
+  if (!(err instanceof AppError) || err.code !== 'insufficient_scope' || !req.dashboardSession) return next(err);
+  const role = req.dashboardSession.user.role;
+  next(
+    AppError.missingScope(
+      err.extra.required_scope ?? '',
+      `Your role (${role}) does not allow this: only owners and admins manage webhooks and integrations`,
+    ),
+  );
+};
 
 function slackOAuthOf(deps: AppDeps): SlackOAuthService {
   if (!deps.services.slackOAuth) throw AppError.notFound('Add to Slack (SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET are not set)');

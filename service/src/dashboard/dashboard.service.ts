@@ -132,7 +132,8 @@ export class DashboardService {
     this.repo.revokeSession(active.session.id, isoAt(this.clock.now()));
   }
 
-  private open(user: UserRow, method: SignInMethod): OpenedSession {
+  /** Opens a session for `user`, e.g. one who has just accepted an invitation. */
+  open(user: UserRow, method: SignInMethod): OpenedSession {
     const now = this.clock.now();
     const id = this.ids.next('ses');
     const token = `${TOKEN_PREFIX}${id}.${randomBytes(32).toString('base64url')}`;

@@ -45,6 +45,20 @@ function backToPreviousRelease(db: Db, previous: Map<string, string>): void {
     // IF EXISTS: an index or trigger went already with its table.
     db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`);
   }
+  // Columns the newer migrations added (ALTER TABLE ADD COLUMN), dropped newest first so the table's SQL is the old text again.
+  for (const [object, sql] of previous) {
+    if (!object.startsWith('table ') || schemaOf(db).get(object) === sql) continue;
+    const table = object.slice('table '.length);
+    const columnsOf = (d: Db) => d.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+    const scratch = openDatabase(':memory:');
+    scratch.exec(sql);
+    const kept = new Set(columnsOf(scratch));
+    scratch.close();
+    for (const column of columnsOf(db)
+      .filter((c) => !kept.has(c))
+      .reverse())
+      db.exec(`ALTER TABLE "${table}" DROP COLUMN "${column}"`);
+  }
   db.prepare('DELETE FROM schema_migrations WHERE name > ?').run(PREVIOUS_RELEASE_LAST_MIGRATION);
   expect(schemaOf(db)).toEqual(previous);
 }

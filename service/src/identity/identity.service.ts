@@ -3,8 +3,8 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { ApiKeyRow } from '../keys/keys.repo';
 import { isLiveKey, lookupOf } from '../keys/keys.service';
-import { SCOPES } from '../keys/scopes';
 import type { IdentityRepo, OrganizationRow, UserRow } from './identity.repo';
+import { scopesOfRole } from './roles';
 
 /** How precisely a key's last use is kept: a busy key writes at most once per this span. */
 const KEY_USE_RESOLUTION_MS = 60_000;
@@ -26,18 +26,18 @@ export class IdentityService {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates the owner and a first organization when the database has no user yet; returns the owner and whether it was created now. */
+  /** Creates the owner and a first organization when the database has no owner yet; returns the (oldest) owner and whether it was created now. */
   ensureOwner(): { owner: UserRow; created: boolean } {
     const existing = this.repo.findOwner();
     if (existing) return { owner: existing, created: false };
     const at = isoAt(this.clock.now());
-    const owner: UserRow = { id: this.ids.next('usr'), name: 'Owner', email: 'owner@localhost', created_at: at };
+    const owner: UserRow = { id: this.ids.next('usr'), name: 'Owner', email: 'owner@localhost', role: 'owner', created_at: at };
     this.repo.insertUser(owner);
     this.createOrganization(owner.id, 'My organization');
     return { owner, created: true };
   }
 
-  /** Creates an organization with `userId` as its owner. */
+  /** Creates an organization with `userId` as its first member. */
   createOrganization(userId: string, name: string): OrganizationRow {
     const org: OrganizationRow = { id: this.ids.next('org'), name, created_at: isoAt(this.clock.now()) };
     this.repo.insertOrganization(org);
@@ -72,7 +72,7 @@ export class IdentityService {
   }
 
   /**
-   * The principal of a signed-in dashboard user: every scope in every organization the user belongs to, carried by a
+   * The principal of a signed-in dashboard user: every scope their role allows in every organization the user belongs to, carried by a
    * key row that exists only in memory (`id` names the session), so the dashboard calls the services as the API does.
    */
   sessionPrincipal(user: UserRow, sessionId: string, createdAt: string): Principal {
@@ -83,7 +83,7 @@ export class IdentityService {
       name: 'Dashboard session',
       lookup: '',
       secret_hash: Buffer.alloc(0),
-      scopes: [...SCOPES],
+      scopes: scopesOfRole(user.role),
       rate_limit_per_second: null,
       rate_limit_per_minute: null,
       expires_at: null,
@@ -107,7 +107,10 @@ export class IdentityService {
   }
 }
 
+// A key never does more than its user's role allows now: a key made by an admin later made a member loses the admin's scopes.
 function principal(key: ApiKeyRow, user: UserRow, memberOf: OrganizationRow[]): Principal {
   const organizations = key.organization_id === null ? memberOf : memberOf.filter((o) => o.id === key.organization_id);
-  return { key, user, organizations, organizationIds: organizations.map((o) => o.id) };
+  const allowed = scopesOfRole(user.role);
+  const scoped = { ...key, scopes: key.scopes.filter((s) => allowed.includes(s)) };
+  return { key: scoped, user, organizations, organizationIds: organizations.map((o) => o.id) };
 }

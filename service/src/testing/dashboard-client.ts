@@ -21,6 +21,12 @@ export function dashboardClient(t: TestServer) {
       if (res.status === 204) csrf = (await c.call('GET', '/session')).body.csrf_token;
       return res;
     },
+    /** Accepts a team invitation (the token from its link), which signs in as the new user. */
+    async acceptInvite(token: string, name: string, password: string): Promise<TestResponse> {
+      const res = await c.call('POST', '/invites/accept', { token, name, password });
+      if (res.status === 204) csrf = (await c.call('GET', '/session')).body.csrf_token;
+      return res;
+    },
     /** Signs in with a fresh one-time link of the owner. */
     async signInAsOwner(): Promise<TestResponse> {
       return c.signIn(new URL(t.services.dashboard.signInLink().url).hash.replace('#token=', ''));
