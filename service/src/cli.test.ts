@@ -56,7 +56,7 @@ describe('svc CLI', () => {
   });
 
   it('users set-password reads the password from stdin; users list shows the owner', () => {
-    expect(run('users', 'list').out).toMatch(/^usr_\S+ {2}owner@localhost {2}Owner\n$/);
+    expect(run('users', 'list').out).toMatch(/^usr_\S+ {2}owner@localhost {2}owner {2}Owner {2}\[My organization\]\n$/);
     const set = runWithStdin('a long enough password\n', 'users', 'set-password', 'owner@localhost');
     expect(set).toMatchObject({ code: 0, out: '' });
     expect(set.err).toContain('password set for owner@localhost');

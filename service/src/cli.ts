@@ -12,6 +12,7 @@ import { isoAt } from './shared/clock';
 import { EVENT_TYPES, isEventType, type EventType } from './events/event-types';
 import type { JobStatus } from './jobs/jobs.repo';
 import { runDoctorCli } from './doctor/doctor.cli';
+import { USERS_COMMANDS } from './dashboard/users.cli';
 import { readRunningService } from './shared/running-service';
 
 const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'succeeded', 'failed'];
@@ -272,17 +273,7 @@ export const COMMANDS: CliCommand[] = [
       return 0;
     },
   },
-  {
-    name: 'users list',
-    summary: 'Lists the dashboard users.',
-    options: { json },
-    run: ({ services, io, values }) => {
-      const users = services.identity.listUsers();
-      if (values.json) io.out(`${JSON.stringify(users, null, 2)}\n`);
-      else for (const u of users) io.out(`${u.id}  ${u.email}  ${u.name}\n`);
-      return 0;
-    },
-  },
+  ...USERS_COMMANDS,
   {
     name: 'users set-password',
     args: 'EMAIL',
