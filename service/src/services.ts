@@ -28,6 +28,7 @@ import { createLogger, type Logger } from './shared/logger';
 import { SecretBox } from './shared/secret-box';
 import { SignedTokens } from './shared/signed-tokens';
 import { RoomLinks } from './rooms/room-links';
+import { HostLinkHoldersRepo } from './rooms/host-link-holders.repo';
 import { ChatRepo } from './rooms/chat.repo';
 import { RemovalsRepo } from './rooms/removals.repo';
 import { RoomsService } from './rooms/rooms.service';
@@ -140,7 +141,7 @@ export function createServices(
   const signInAttempts = new SignInAttempts(new SignInFailuresRepo(db), clock);
   const events = new EventsService(new EventsRepo(db), ids, clock);
   const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
-  const roomLinks = new RoomLinks(tokens, meetings, clock, config.baseUrl);
+  const roomLinks = new RoomLinks(tokens, meetings, new HostLinkHoldersRepo(db), clock, config.baseUrl);
   const embedTokens = new EmbedTokens(tokens, clock);
   const deliveries = new DeliveriesRepo(db);
   const jobsRepo = new JobsRepo(db);

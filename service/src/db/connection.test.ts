@@ -82,12 +82,14 @@ describe('database connection and migrations', () => {
 
     expect(migrate(db, real)).toContain('0005_webinar_slugs_per_organization.sql');
     db.prepare(
-      `INSERT INTO meetings VALUES ('mtg_2', 'org_b', 'abc-defg-hik', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
+      `INSERT INTO meetings (id, organization_id, code, title, kind, slug, scheduled_at, scheduled_at_ms, duration_minutes, waiting_room, transcription_auto, status, created_at, updated_at, started_at, ended_at)
+        VALUES ('mtg_2', 'org_b', 'abc-defg-hik', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
     ).run();
     expect(() =>
       db
         .prepare(
-          `INSERT INTO meetings VALUES ('mtg_3', 'org_b', 'abc-defg-hil', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
+          `INSERT INTO meetings (id, organization_id, code, title, kind, slug, scheduled_at, scheduled_at_ms, duration_minutes, waiting_room, transcription_auto, status, created_at, updated_at, started_at, ended_at)
+        VALUES ('mtg_3', 'org_b', 'abc-defg-hil', 'Launch', 'webinar', 'launch', '${at}', 0, 60, 0, 0, 'scheduled', '${at}', '${at}', NULL, NULL)`,
         )
         .run(),
     ).toThrow(/UNIQUE/);

@@ -13,7 +13,7 @@ import {
   op,
   type OpenApiFragment,
 } from '../openapi/openapi.parts';
-import { createMeetingSchema, meetingSchema, updateMeetingSchema } from './meetings.schemas';
+import { createMeetingSchema, meetingSchema, reopenMeetingSchema, updateMeetingSchema } from './meetings.schemas';
 
 /** The meetings part of the OpenAPI document. */
 export const meetingsOpenApi: OpenApiFragment = {
@@ -83,9 +83,31 @@ export const meetingsOpenApi: OpenApiFragment = {
         },
       }),
     },
+    '/meetings/{id}/reopen': {
+      parameters: [idParam],
+      post: op('meetings:write', {
+        operationId: 'reopenMeeting',
+        tags: ['Meetings'],
+        summary: 'Open an ended or cancelled meeting again',
+        description:
+          'Puts an ended or cancelled meeting back to `scheduled` with the same id, code, join link, webinar slug and registrations; it goes live (and emits `meeting.started`) when someone joins, and ends again as any meeting does. A meeting that is scheduled or live already is returned unchanged. No event is emitted for the reopening itself. Change its time afterwards with PATCH. Supports `Idempotency-Key`.',
+        parameters: [idempotencyKey],
+        requestBody: { required: false, content: { 'application/json': { schema: ref('ReopenMeeting') } } },
+        responses: {
+          '200': json('The reopened meeting.', ref('Meeting'), {
+            'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
+          }),
+          ...bodyErrors,
+          '404': notFound,
+          '409': conflict,
+          ...errors('meetings:write'),
+        },
+      }),
+    },
   },
   schemas: {
     Meeting: meetingSchema,
+    ReopenMeeting: reopenMeetingSchema,
     CreateMeeting: createMeetingSchema,
     UpdateMeeting: updateMeetingSchema,
   },

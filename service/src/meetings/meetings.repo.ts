@@ -18,12 +18,17 @@ export interface MeetingRow {
   time_zone: string | null;
   waiting_room: 0 | 1;
   transcription_auto: 0 | 1;
+  /** Guests may join this many minutes before scheduled_at; hosts always may. */
+  join_before_start_minutes: number;
   status: MeetingStatus;
   created_at: string;
   updated_at: string;
   started_at: string | null;
   ended_at: string | null;
 }
+
+/** A live meeting nobody is in, with when the last person left (or when it started, if nobody ever stayed). */
+export type IdleMeetingRow = MeetingRow & { emptied_at: string };
 
 /** Columns a meeting update may change. */
 export type MeetingChanges = Partial<
@@ -36,6 +41,7 @@ export type MeetingChanges = Partial<
     | 'time_zone'
     | 'waiting_room'
     | 'transcription_auto'
+    | 'join_before_start_minutes'
     | 'status'
     | 'started_at'
     | 'ended_at'
@@ -60,10 +66,10 @@ export class MeetingsRepo {
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO meetings (id, organization_id, code, title, kind, slug,
-      scheduled_at, scheduled_at_ms, duration_minutes, time_zone, waiting_room, transcription_auto, status,
+      scheduled_at, scheduled_at_ms, duration_minutes, time_zone, waiting_room, transcription_auto, join_before_start_minutes, status,
       created_at, updated_at, started_at, ended_at)
       VALUES (@id, @organization_id, @code, @title, @kind, @slug, @scheduled_at, @scheduled_at_ms,
-      @duration_minutes, @time_zone, @waiting_room, @transcription_auto, @status, @created_at, @updated_at,
+      @duration_minutes, @time_zone, @waiting_room, @transcription_auto, @join_before_start_minutes, @status, @created_at, @updated_at,
       @started_at, @ended_at)`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);
@@ -72,9 +78,10 @@ export class MeetingsRepo {
     this.byCodeInOrg = db.prepare<[string, string], MeetingRow>('SELECT * FROM meetings WHERE code = ? AND organization_id = ?');
     this.byIdAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE id = ?');
     this.byCodeAnywhere = db.prepare<[string], MeetingRow>('SELECT * FROM meetings WHERE code = ?');
-    this.idleLiveStmt = db.prepare<[string], MeetingRow>(`SELECT * FROM meetings m WHERE m.status = 'live'
-      AND NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.left_at IS NULL)
-      AND COALESCE((SELECT MAX(p.left_at) FROM participants p WHERE p.meeting_id = m.id), m.started_at) <= ?`);
+    this.idleLiveStmt = db.prepare<[string], IdleMeetingRow>(`SELECT * FROM (SELECT m.*,
+      COALESCE((SELECT MAX(p.left_at) FROM participants p WHERE p.meeting_id = m.id), m.started_at) AS emptied_at
+      FROM meetings m WHERE m.status = 'live'
+      AND NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.left_at IS NULL)) WHERE emptied_at <= ?`);
     this.byCode = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE code = ? AND ${inOrgs}`);
     this.bySlug = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE slug = ? AND ${inOrgs} ORDER BY organization_id`);
     this.listStmt = db.prepare<[string, string, number], MeetingRow>(
@@ -106,8 +113,8 @@ export class MeetingsRepo {
     return this.byCodeAnywhere.get(code);
   }
 
-  /** Live meetings that nobody is in and that nobody has left since `cutoff` (ISO 8601, as stored). */
-  idleLive(cutoff: string): MeetingRow[] {
+  /** Live meetings that nobody is in and that nobody has left since `cutoff` (ISO 8601, as stored), with when they emptied. */
+  idleLive(cutoff: string): IdleMeetingRow[] {
     return this.idleLiveStmt.all(cutoff);
   }
 

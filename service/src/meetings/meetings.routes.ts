@@ -6,7 +6,13 @@ import { toPage } from '../shared/paging';
 import type { RouteDef } from '../http/routes';
 import { objectValidator } from '../shared/validation';
 import type { MeetingStatus } from './meetings.repo';
-import { createMeetingSchema, updateMeetingSchema, type CreateMeetingInput, type UpdateMeetingInput } from './meetings.schemas';
+import {
+  createMeetingSchema,
+  reopenMeetingSchema,
+  updateMeetingSchema,
+  type CreateMeetingInput,
+  type UpdateMeetingInput,
+} from './meetings.schemas';
 import type { MeetingsService } from './meetings.service';
 
 const STATUSES: readonly MeetingStatus[] = ['scheduled', 'live', 'ended', 'cancelled'];
@@ -15,6 +21,7 @@ const STATUSES: readonly MeetingStatus[] = ['scheduled', 'live', 'ended', 'cance
 export function meetingsRoutes(meetings: MeetingsService, idempotency: IdempotencyService): RouteDef[] {
   const parseCreate = objectValidator<CreateMeetingInput>(createMeetingSchema);
   const parseUpdate = objectValidator<UpdateMeetingInput>(updateMeetingSchema);
+  const parseReopen = objectValidator<Record<string, never>>(reopenMeetingSchema);
   return [
     {
       method: 'get',
@@ -53,6 +60,15 @@ export function meetingsRoutes(meetings: MeetingsService, idempotency: Idempoten
       scope: 'meetings:write',
       handler(req, res) {
         res.json(meetings.update(req.principal!, String(req.params.id), parseUpdate(req.body)));
+      },
+    },
+    {
+      method: 'post',
+      path: '/meetings/:id/reopen',
+      scope: 'meetings:write',
+      handler(req, res) {
+        parseReopen(req.body ?? {});
+        sendIdempotent(req, res, idempotency, () => ({ status: 200, body: meetings.reopen(req.principal!, String(req.params.id)) }));
       },
     },
     {

@@ -1,11 +1,20 @@
 import type { JsonSchema } from '../shared/validation';
 
+/** How early guests may join a scheduled meeting: the default and the largest value of `settings.join_before_start_minutes`. */
+export const JOIN_BEFORE_START = { defaultMinutes: 10, maxMinutes: 7 * 24 * 60 } as const;
+
 const settings: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     waiting_room: { type: 'boolean', description: 'Guests wait until a host admits them.' },
     transcription_auto: { type: 'boolean', description: 'Record and transcribe automatically when the meeting starts.' },
+    join_before_start_minutes: {
+      type: 'integer',
+      minimum: 0,
+      maximum: JOIN_BEFORE_START.maxMinutes,
+      description: `How many minutes before \`scheduled_at\` guests and registrants may join (default ${JOIN_BEFORE_START.defaultMinutes}); earlier, the room page shows the start time and joins by itself once it opens. Hosts may always open the room early.`,
+    },
   },
 };
 
@@ -56,7 +65,7 @@ export interface CreateMeetingInput {
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string;
-  settings?: { waiting_room?: boolean; transcription_auto?: boolean };
+  settings?: { waiting_room?: boolean; transcription_auto?: boolean; join_before_start_minutes?: number };
   kind?: 'meeting' | 'webinar';
   slug?: string;
   organization_id?: string;
@@ -73,7 +82,11 @@ export const updateMeetingSchema: JsonSchema = {
     duration_minutes: duration,
     time_zone: { ...timeZone, type: ['string', 'null'], description: `${timeZone.description} \`null\` removes it.` },
     settings: { ...settings, description: 'Merged into the current settings.' },
-    status: { type: 'string', enum: ['ended'], description: '`ended` ends a live meeting for everyone.' },
+    status: {
+      type: 'string',
+      enum: ['ended'],
+      description: '`ended` ends a live meeting for everyone. To open an ended meeting again use POST /meetings/{id}/reopen.',
+    },
   },
 };
 
@@ -83,9 +96,12 @@ export interface UpdateMeetingInput {
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string | null;
-  settings?: { waiting_room?: boolean; transcription_auto?: boolean };
+  settings?: { waiting_room?: boolean; transcription_auto?: boolean; join_before_start_minutes?: number };
   status?: 'ended';
 }
+
+/** Body of POST /meetings/{id}/reopen: nothing (an empty object or no body). */
+export const reopenMeetingSchema: JsonSchema = { type: 'object', additionalProperties: false, properties: {} };
 
 /** The meeting resource as the API returns it. */
 export const meetingSchema: JsonSchema = {
@@ -123,8 +139,12 @@ export const meetingSchema: JsonSchema = {
     },
     settings: {
       type: 'object',
-      required: ['waiting_room', 'transcription_auto'],
-      properties: { waiting_room: { type: 'boolean' }, transcription_auto: { type: 'boolean' } },
+      required: ['waiting_room', 'transcription_auto', 'join_before_start_minutes'],
+      properties: {
+        waiting_room: { type: 'boolean' },
+        transcription_auto: { type: 'boolean' },
+        join_before_start_minutes: { type: 'integer', description: 'Guests may join this many minutes before scheduled_at.' },
+      },
     },
     status: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] },
     join_url: { type: 'string', format: 'uri' },

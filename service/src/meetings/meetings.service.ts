@@ -5,8 +5,8 @@ import type { PageRequest } from '../shared/paging';
 import { isoAt, type Clock } from '../shared/clock';
 import { newMeetingCode, type IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
-import type { MeetingChanges, MeetingRow, MeetingsRepo, MeetingStatus } from './meetings.repo';
-import type { CreateMeetingInput, UpdateMeetingInput } from './meetings.schemas';
+import type { IdleMeetingRow, MeetingChanges, MeetingRow, MeetingsRepo, MeetingStatus } from './meetings.repo';
+import { JOIN_BEFORE_START, type CreateMeetingInput, type UpdateMeetingInput } from './meetings.schemas';
 
 /** The meeting resource of the API. */
 export interface Meeting {
@@ -18,7 +18,7 @@ export interface Meeting {
   scheduled_at: string;
   duration_minutes: number;
   time_zone: string | null;
-  settings: { waiting_room: boolean; transcription_auto: boolean };
+  settings: { waiting_room: boolean; transcription_auto: boolean; join_before_start_minutes: number };
   status: MeetingStatus;
   join_url: string;
   organization_id: string;
@@ -71,6 +71,7 @@ export class MeetingsService {
       time_zone: input.time_zone === undefined ? null : canonicalTimeZone(input.time_zone),
       waiting_room: input.settings?.waiting_room ? 1 : 0,
       transcription_auto: input.settings?.transcription_auto ? 1 : 0,
+      join_before_start_minutes: input.settings?.join_before_start_minutes ?? JOIN_BEFORE_START.defaultMinutes,
       status: 'scheduled',
       created_at: isoAt(now),
       updated_at: isoAt(now),
@@ -149,6 +150,9 @@ export class MeetingsService {
     if (input.settings?.transcription_auto !== undefined) {
       changes.transcription_auto = input.settings.transcription_auto ? 1 : 0;
     }
+    if (input.settings?.join_before_start_minutes !== undefined) {
+      changes.join_before_start_minutes = input.settings.join_before_start_minutes;
+    }
     return this.apply(row, changes);
   }
 
@@ -190,6 +194,26 @@ export class MeetingsService {
     return this.closed(ended);
   }
 
+  /**
+   * Opens an ended or cancelled meeting again: back to `scheduled` (same id, code, slug and links), so it goes
+   * live when someone joins. A meeting that is scheduled or live already is returned unchanged.
+   */
+  reopen(principal: Principal, idOrCode: string): Meeting {
+    const row = this.find(principal, idOrCode);
+    if (row.status === 'scheduled' || row.status === 'live') return this.view(row);
+    return this.apply(row, { status: 'scheduled', started_at: null, ended_at: null, updated_at: isoAt(this.clock.now()) });
+  }
+
+  /**
+   * Puts a live meeting that emptied before its scheduled start back to `scheduled`: an early visit (a host
+   * trying the room) does not end the meeting; it goes live again when people come at its time.
+   */
+  returnToSchedule(row: MeetingRow): Meeting {
+    if (row.status !== 'live')
+      throw AppError.conflict(`Only a live meeting can go back to scheduled; meeting ${row.code} is ${row.status}`);
+    return this.apply(row, { status: 'scheduled', started_at: null, updated_at: isoAt(this.clock.now()) });
+  }
+
   /** A meeting by join code in any organization: the room page is open to whoever has the code. */
   findByCode(code: string): MeetingRow {
     const row = this.repo.findByCodeAnywhere(code);
@@ -197,8 +221,8 @@ export class MeetingsService {
     return row;
   }
 
-  /** Live meetings nobody is in and nobody has left since `cutoff` (epoch ms): the empty-room sweep ends them. */
-  idleLive(cutoff: number): MeetingRow[] {
+  /** Live meetings nobody is in and nobody has left since `cutoff` (epoch ms), with when they emptied: the empty-room sweep. */
+  idleLive(cutoff: number): IdleMeetingRow[] {
     return this.repo.idleLive(isoAt(cutoff));
   }
 
@@ -220,7 +244,11 @@ export class MeetingsService {
       scheduled_at: row.scheduled_at,
       duration_minutes: row.duration_minutes,
       time_zone: row.time_zone,
-      settings: { waiting_room: row.waiting_room === 1, transcription_auto: row.transcription_auto === 1 },
+      settings: {
+        waiting_room: row.waiting_room === 1,
+        transcription_auto: row.transcription_auto === 1,
+        join_before_start_minutes: row.join_before_start_minutes,
+      },
       status: row.status,
       join_url: `${this.baseUrl}/m/${row.code}`,
       organization_id: row.organization_id,
@@ -258,6 +286,11 @@ export function canonicalTimeZone(name: string): string {
   } catch {
     throw AppError.invalid([{ param: 'time_zone', message: 'is not a known IANA time zone (like Europe/Berlin or UTC)' }]);
   }
+}
+
+/** When guests may start joining a scheduled meeting (epoch ms): `join_before_start_minutes` before its start. */
+export function guestsMayJoinFrom(row: Pick<MeetingRow, 'scheduled_at_ms' | 'join_before_start_minutes'>): number {
+  return row.scheduled_at_ms - row.join_before_start_minutes * 60_000;
 }
 
 function instant(value: string, param: string): number {

@@ -153,6 +153,7 @@ describe('OpenAPI document', () => {
     await api('get', '/triggers/registration.created', '/triggers/registration.created?slug=doc-webinar');
 
     await api('delete', '/meetings/{id}', `/meetings/${m.id}`);
+    await api('post', '/meetings/{id}/reopen', `/meetings/${m.id}/reopen`);
     await api('get', '/meetings/{id}', '/meetings/abc-defg-hij');
     await api('post', '/meetings', '/meetings', { title: '' });
     await api('delete', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`);

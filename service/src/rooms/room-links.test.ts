@@ -1,4 +1,5 @@
 import { seedMeeting } from '../testing/fixtures';
+import { newHolderSecret } from '../testing/room-client';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 describe('room links', () => {
@@ -45,6 +46,50 @@ describe('room links', () => {
       key: t.key(['meetings:write'], { org: t.org.id }),
     });
     expect(res.status).toBe(404);
+  });
+
+  it('binds a host link to the first browser that redeems it: that browser may come back, another is refused and stays a guest', async () => {
+    const meeting = seedMeeting(t);
+    const token = tokenOf((await hostLink(meeting.id)).body.url, 'host');
+    const redeem = (name: string, holder?: string) =>
+      t.request('POST', `/rooms/v1/${meeting.code}/credentials`, { body: { name, host: token, ...(holder ? { holder } : {}) } });
+    const first = newHolderSecret();
+    const second = newHolderSecret();
+
+    const ada = await redeem('Ada', first);
+    expect(ada.status).toBe(201);
+    expect(ada.body).toMatchObject({ role: 'host', name: 'Ada' });
+    const mallory = await redeem('Mallory', second);
+    expect(mallory.status).toBe(403);
+    expect(mallory.headers.get('content-type')).toContain('application/problem+json');
+    expect(mallory.body).toMatchObject({ code: 'forbidden', reason: 'host_link_taken' });
+    expect(mallory.body.detail).toMatch(/already used in another browser/);
+    expect(JSON.stringify(mallory.body)).not.toContain(first);
+
+    // The same browser, after a reload or a reconnect, is the same host (the same identity: its old connection is replaced).
+    const again = await redeem('Ada L.', first);
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ role: 'host', name: 'Ada L.', identity: ada.body.identity });
+
+    const anonymous = await redeem('Eve');
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.param).toBe('holder');
+    for (const holder of ['short', 'x'.repeat(129), 'with spaces in it, sixteen+']) {
+      const bad = await redeem('Eve', holder);
+      expect(bad.status).toBe(400);
+      expect(bad.body.param).toBe('holder');
+    }
+    // The secret is stored as its hash, nowhere in clear.
+    const stored = t.services.db.prepare('SELECT holder_hash FROM host_link_holders').all() as { holder_hash: string }[];
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.some((row) => row.holder_hash === first)).toBe(false);
+
+    // Each host link has its own holder: a new link made for Mallory works for her.
+    const own = tokenOf((await hostLink(meeting.id)).body.url, 'host');
+    const hers = await t.request('POST', `/rooms/v1/${meeting.code}/credentials`, { body: { name: 'Mallory', host: own, holder: second } });
+    expect(hers.body).toMatchObject({ role: 'host', name: 'Mallory' });
+    // A guest credential is still open to her through the plain join link.
+    expect((await t.request('POST', `/rooms/v1/${meeting.code}/credentials`, { body: { name: 'Mallory' } })).body.role).toBe('guest');
   });
 
   it('gives each webinar registrant a personal signed link that names the registration, the same on every read', async () => {

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../identity/identity.service';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import type { MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { SignedTokens } from '../shared/signed-tokens';
+import type { HostLinkHoldersRepo } from './host-link-holders.repo';
 
 /** How long a host link works unless asked otherwise, and the bounds of `ttl_seconds`. */
 export const HOST_LINK_TTL = { defaultSeconds: 2 * 60 * 60, minSeconds: 60, maxSeconds: 24 * 60 * 60 } as const;
@@ -28,6 +29,7 @@ export class RoomLinks {
   constructor(
     private readonly tokens: SignedTokens,
     private readonly meetings: MeetingsService,
+    private readonly holders: HostLinkHoldersRepo,
     private readonly clock: Clock,
     private readonly baseUrl: string,
   ) {}
@@ -50,6 +52,22 @@ export class RoomLinks {
     const expiresAt = Math.max(plannedEnd, Date.parse(registeredAt)) + REGISTRANT_LINK_GRACE_MS;
     const claims: LinkClaims = { m: webinar.id, r: 'registrant', g: registrationId };
     return `${this.baseUrl}/m/${webinar.code}?invite=${this.tokens.sign('room-join', claims, expiresAt)}`;
+  }
+
+  /**
+   * Redeems a host link for the browser whose secret is `holder`: the first browser to redeem it owns it
+   * (its secret stored as a SHA-256), the same browser may redeem it again (reload, reconnect), any other
+   * is refused with forbidden (`reason: host_link_taken`), so a link copied from an address bar makes
+   * nobody else a host.
+   */
+  redeemHostLink(grant: JoinGrant & { role: 'host' }, holder: string): void {
+    const offered = createHash('sha256').update(holder).digest();
+    const bound = this.holders.bindOnce(grant.meetingId, grant.identity, offered.toString('hex'), isoAt(this.clock.now()));
+    if (!timingSafeEqual(Buffer.from(bound, 'hex'), offered)) {
+      throw new AppError('forbidden', 'This host link was already used in another browser; ask the organizer for a host link of your own', {
+        reason: 'host_link_taken',
+      });
+    }
   }
 
   /** What a host or invite token grants, checked for signature and expiry; unauthorized otherwise. */

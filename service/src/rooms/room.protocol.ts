@@ -5,8 +5,10 @@
  * HTTP, without an API key (rate limited per client address):
  * - `GET /rooms/v1/{code}` -> `RoomInfo`; 404 problem+json for an unknown code.
  * - `POST /rooms/v1/{code}/credentials` with `CredentialRequest` -> 201 `JoinCredential`;
- *   problem+json `meeting_unavailable` (409, with `reason`) for ended or cancelled meetings,
- *   `unauthorized` (401) for a bad host/invite token, `validation_failed` (400) for a bad name.
+ *   problem+json `meeting_unavailable` (409, with `reason`) for ended or cancelled meetings, and with
+ *   `reason: "not_open"`, `starts_at` and `opens_at` for a guest who came before the meeting opened;
+ *   `unauthorized` (401) for a bad host/invite token, `forbidden` (403, `reason: "host_link_taken"`) for a
+ *   host link another browser redeemed first, `validation_failed` (400) for a bad name or a host link without `holder`.
  *
  * WebSocket `GET /rooms/v1/socket?credential=<credential>` (one per peer). Every frame is one JSON text
  * message: a `ClientRequest` from the page, a `ServerResponse` to it (same `id`), or a
@@ -24,6 +26,12 @@ export interface RoomInfo {
   available: boolean;
   unavailable_reason: 'ended' | 'cancelled' | null;
   waiting_room: boolean;
+  /** The scheduled start (ISO 8601 UTC). */
+  starts_at: string;
+  /** From when guests may join (ISO 8601 UTC): `join_before_start_minutes` before the start. */
+  opens_at: string;
+  /** True when guests may join now: the meeting is live, or `opens_at` has passed. Hosts may always join. */
+  open: boolean;
 }
 
 /** Why a meeting cannot be joined; an unknown code is `not_found`. */
@@ -35,6 +43,11 @@ export interface CredentialRequest {
   name?: string;
   /** The `host` query parameter of a host link. */
   host?: string;
+  /**
+   * With `host`: a random secret the page keeps for this browser (16..128 URL-safe characters). The first
+   * browser to redeem a host link owns it; the same browser may redeem it again, any other is refused.
+   */
+  holder?: string;
   /** The `invite` query parameter of a webinar registrant's link. */
   invite?: string;
   /** An embed token (`svc_et_`): it fixes the guest's name and features. */

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Principal } from '../identity/identity.service';
 import type { MeetingRow } from '../meetings/meetings.repo';
-import type { MeetingsService } from '../meetings/meetings.service';
+import { guestsMayJoinFrom, type MeetingsService } from '../meetings/meetings.service';
 import type { ParticipantsService } from '../participants/participants.service';
 import { isoAt, type Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
@@ -64,6 +64,7 @@ const validateCredentialRequest = objectValidator<CredentialRequest>({
   properties: {
     name: { type: 'string', minLength: 1, maxLength: ROOM_LIMITS.maxNameLength, format: 'single-line', pattern: '\\S' },
     host: { type: 'string', minLength: 1, maxLength: 4096 },
+    holder: { type: 'string', minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' },
     invite: { type: 'string', minLength: 1, maxLength: 4096 },
     embed: { type: 'string', minLength: 1, maxLength: 4096 },
   },
@@ -133,6 +134,9 @@ export class RoomsService {
       available: unavailable === null,
       unavailable_reason: unavailable,
       waiting_room: row.waiting_room === 1,
+      starts_at: isoAt(row.scheduled_at_ms),
+      opens_at: isoAt(guestsMayJoinFrom(row)),
+      open: this.openToGuests(row),
     };
   }
 
@@ -142,6 +146,7 @@ export class RoomsService {
     const meeting = this.meetings.findByCode(code);
     assertAvailable(meeting);
     const { claims, notAfter } = this.claimsFor(meeting, request);
+    if (claims.r !== 'host') this.assertOpenToGuests(meeting);
     const expiresAt = Math.min(this.clock.now() + CREDENTIAL_TTL_MS, notAfter);
     const credential = this.tokens.sign('room-credential', claims, expiresAt);
     return {
@@ -190,6 +195,7 @@ export class RoomsService {
     if (peer.state === 'waiting') return { status: 'waiting' };
     const meeting = this.meetings.findAnywhere(room.meeting.id);
     assertAvailable(meeting);
+    if (!peer.isHost) this.assertOpenToGuests(meeting);
     peer.rtpCapabilities = rtpCapabilities;
     peer.removedEarlier = !peer.admitted && this.removals.anyRemoved(meeting.id, peer.removalKeys());
     if (peer.removedEarlier || (meeting.waiting_room === 1 && !peer.isHost && !peer.admitted)) {
@@ -301,12 +307,16 @@ export class RoomsService {
     return toPage(this.chat.list(meeting.id, page.after, page.limit + 1), page.limit, (row) => row);
   }
 
-  /** Ends live meetings that have been empty for the grace period; returns how many it ended. */
+  /**
+   * Live meetings that have been empty for the grace period: one that emptied before its scheduled start
+   * (an early visit) goes back to `scheduled`, any other ends. Returns how many it changed.
+   */
   endEmptyMeetings(): number {
     let ended = 0;
     for (const meeting of this.meetings.idleLive(this.clock.now() - this.settings.emptyGraceSeconds * 1000)) {
       try {
-        this.meetings.end(meeting);
+        if (Date.parse(meeting.emptied_at) < meeting.scheduled_at_ms) this.meetings.returnToSchedule(meeting);
+        else this.meetings.end(meeting);
         ended++;
       } catch (error) {
         if (!(error instanceof AppError && error.code === 'conflict')) throw error;
@@ -348,12 +358,32 @@ export class RoomsService {
     for (const peer of room.joined()) if (peer.participantId) this.participants.recordLeave(peer.participantId);
   }
 
+  /** Guests may join a live meeting, or a scheduled one from `join_before_start_minutes` before its start. */
+  private openToGuests(meeting: MeetingRow): boolean {
+    return meeting.status === 'live' || (meeting.status === 'scheduled' && this.clock.now() >= guestsMayJoinFrom(meeting));
+  }
+
+  private assertOpenToGuests(meeting: MeetingRow): void {
+    if (this.openToGuests(meeting)) return;
+    throw new AppError('meeting_unavailable', `Meeting ${meeting.code} has not opened yet; it starts at ${meeting.scheduled_at}`, {
+      reason: 'not_open',
+      starts_at: isoAt(meeting.scheduled_at_ms),
+      opens_at: isoAt(guestsMayJoinFrom(meeting)),
+    });
+  }
+
   /** The credential's claims, and the latest time it may expire (an embed token's own expiry). */
   private claimsFor(meeting: MeetingRow, request: CredentialRequest): { claims: CredentialClaims; notAfter: number } {
     if (request.host) {
       const grant = this.links.grantOf(request.host);
       if (grant.meetingId !== meeting.id || grant.role !== 'host')
         throw new AppError('unauthorized', 'This host link is for another meeting');
+      if (!request.holder) {
+        throw AppError.invalid([
+          { param: 'holder', message: 'is required with a host link: a secret that stays in this browser (the room page makes one)' },
+        ]);
+      }
+      this.links.redeemHostLink(grant, request.holder);
       return { claims: { m: meeting.id, r: 'host', n: requiredName(request), i: grant.identity, g: null }, notAfter: Infinity };
     }
     if (request.invite) {

@@ -27,8 +27,11 @@ export interface ErrorExtra {
   param?: string;
   errors?: FieldError[];
   required_scope?: string;
-  /** meeting_unavailable: why the meeting cannot be joined. */
+  /** meeting_unavailable: why the meeting cannot be joined; forbidden: why the request is refused. */
   reason?: string;
+  /** meeting_unavailable with reason not_open: the scheduled start and when guests may join (ISO 8601). */
+  starts_at?: string;
+  opens_at?: string;
 }
 
 /** The one error type the code throws: a code and a detail for people, no transport status. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type {
   JoinCredential,
@@ -162,7 +163,7 @@ export async function roomCredential(
   return res.body as JoinCredential;
 }
 
-/** A host's socket credential, through a host link made with `key`. */
+/** A host's socket credential, through a new host link made with `key`, redeemed by a new browser secret (`holder`). */
 export async function hostRoomCredential(
   t: TestServer,
   key: string,
@@ -170,7 +171,12 @@ export async function hostRoomCredential(
   name = 'Host',
 ): Promise<JoinCredential> {
   const link = await t.request('POST', `/api/v1/public/meetings/${meeting.id}/host-links`, { key, body: {} });
-  return roomCredential(t, meeting.code, { name, host: new URL(link.body.url).searchParams.get('host') });
+  return roomCredential(t, meeting.code, { name, host: new URL(link.body.url).searchParams.get('host'), holder: newHolderSecret() });
+}
+
+/** A browser secret as the room page makes one: it binds the host links it redeems to this holder. */
+export function newHolderSecret(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 /** Connects and joins; fails unless the peer is let straight in. */
