@@ -9,7 +9,7 @@ import type { CredentialRequest, RoomInfo } from './protocol';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
 import { applyTheme, pickTheme } from './theme';
-import { prejoinScreen, type JoinChoice } from './ui/prejoin';
+import { prejoinScreen, selfPreview, type JoinChoice } from './ui/prejoin';
 import { roomView, type RoomView } from './ui/room-view';
 import { endedScreen, focusTitle, insecureScreen, unavailableScreen, waitingScreen } from './ui/screens';
 
@@ -121,7 +121,10 @@ async function run(): Promise<void> {
     bridgeEvents(session, events, code);
     let view: RoomView | null = null;
     session.events.on('phase', ({ phase }) => {
-      if (phase === 'waiting') show(waitingScreen(info.title, () => void session.leave()));
+      if (phase === 'waiting')
+        show(
+          waitingScreen(info.title, () => void session.leave(), withMedia ? selfPreview(session.localTrack('camera'), choice.name) : null),
+        );
       else if (phase === 'joined' && !view) {
         view = roomView(session, {
           onRemoteFrame: () => {

@@ -142,6 +142,11 @@ export class RoomSession {
     return Boolean(this.tracks[source]) && !this.muted[source];
   }
 
+  /** The live local track of `source`, or null when it is off (the waiting room previews the camera with it). */
+  localTrack(source: MediaSource): MediaStreamTrack | null {
+    return this.isOn(source) ? (this.tracks[source] ?? null) : null;
+  }
+
   /** Gets a credential, connects and joins (or waits to be admitted). Rejects with `CredentialError` when refused. */
   async start(): Promise<void> {
     this.setPhase('connecting');

@@ -154,4 +154,15 @@ export const de: Messages = {
   'error.invalidName': 'Name: {message}',
   'error.invalidRequest': 'Ungültige Anfrage',
   'error.serviceAnswered': 'Der Dienst antwortete mit {status}',
+
+  // In the call: invite, layout (issue 29 item 10)
+  'room.invite': 'Einladen',
+  'room.inviteLabel': 'Link für Gäste kopieren',
+  'room.linkCopied': 'Link kopiert',
+  'room.inviteTitle': 'Personen einladen',
+  'room.inviteText': 'Senden Sie diesen Link an die Personen, die Sie einladen möchten.',
+  'room.done': 'Fertig',
+  'room.layout': 'Ansicht',
+  'room.layoutGrid': 'Raster',
+  'room.layoutSpeaker': 'Sprecher',
 };

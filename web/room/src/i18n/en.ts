@@ -155,6 +155,17 @@ export const en = {
   'error.invalidName': 'Name: {message}',
   'error.invalidRequest': 'Invalid request',
   'error.serviceAnswered': 'The service answered {status}',
+
+  // In the call: invite, layout (issue 29 item 10)
+  'room.invite': 'Invite',
+  'room.inviteLabel': 'Copy the link for guests',
+  'room.linkCopied': 'Link copied',
+  'room.inviteTitle': 'Invite people',
+  'room.inviteText': 'Send this link to the people you want to invite.',
+  'room.done': 'Done',
+  'room.layout': 'Layout',
+  'room.layoutGrid': 'Grid',
+  'room.layoutSpeaker': 'Speaker',
 } as const satisfies Record<string, string | Plural>;
 
 /** A key of the catalogue. */

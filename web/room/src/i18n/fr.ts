@@ -154,4 +154,15 @@ export const fr: Messages = {
   'error.invalidName': 'Nom : {message}',
   'error.invalidRequest': 'Requête invalide',
   'error.serviceAnswered': 'Le service a répondu {status}',
+
+  // In the call: invite, layout (issue 29 item 10)
+  'room.invite': 'Inviter',
+  'room.inviteLabel': 'Copier le lien pour les invités',
+  'room.linkCopied': 'Lien copié',
+  'room.inviteTitle': 'Inviter des personnes',
+  'room.inviteText': 'Envoyez ce lien aux personnes que vous voulez inviter.',
+  'room.done': 'Terminé',
+  'room.layout': 'Disposition',
+  'room.layoutGrid': 'Grille',
+  'room.layoutSpeaker': 'Intervenant',
 };

@@ -269,3 +269,19 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     h('div', { class: `card prejoin${opts.withMedia ? '' : ' no-media'}` }, opts.withMedia ? preview : null, form),
   );
 }
+
+/** Your own camera (mirrored) or, when it is off, your initials: what the waiting room shows while a host decides. */
+export function selfPreview(camera: MediaStreamTrack | null, name: string): HTMLElement {
+  const preview = h('div', { class: 'preview self-preview', 'data-testid': 'self-preview' });
+  if (camera) {
+    const video = h('video', { class: 'preview-video mirrored', autoplay: true, playsinline: true, muted: true });
+    video.muted = true;
+    video.srcObject = new MediaStream([camera]);
+    preview.append(video);
+  } else {
+    const avatar = h('div', { class: 'avatar large', 'aria-hidden': 'true' }, initials(name || '?'));
+    avatar.style.setProperty('--hue', String(hueOf(name || '?')));
+    preview.append(avatar, h('p', { class: 'preview-note' }, t('prejoin.cameraOff')));
+  }
+  return preview;
+}

@@ -4,7 +4,10 @@ import { listDevices, openScreen } from '../local-media';
 import type { EmbedFeatures } from '../embed-protocol';
 import { ROOM_LIMITS, type ChatMessage, type MediaSource, type PeerInfo, type RoomState, type WaitingPeer } from '../protocol';
 import type { RemoteTrack, RoomSession } from '../room-session';
+import { chatNodes } from './chat-links';
 import { icon, type IconName } from './icons';
+import { copyToClipboard, guestLink } from './invite';
+import { featuredPeer, saveLayout, savedLayout, type StageLayout } from './stage-layout';
 import { Tile } from './tile';
 
 type PanelName = 'people' | 'chat' | 'settings';
@@ -58,6 +61,8 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   let panel: PanelName | null = null;
   let unread = 0;
   let speaker: string | null = null;
+  let stageLayout: StageLayout = savedLayout();
+  let featured: string | null = null;
 
   const isHost = () => state().self.role === 'host';
   const canSend = () => state().canSendMedia;
@@ -69,14 +74,25 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const titleEl = h('h1', { class: 'room-title' });
   const countSr = h('span', { class: 'sr-only' });
   const countPill = h('span', { class: 'count-pill', title: t('room.participants') }, icon('people'), countEl, countSr);
-  const header = h('header', { class: 'topbar' }, titleEl, recBadge, h('span', { class: 'spacer' }), countPill);
+  const layoutButton = (value: StageLayout, iconName: IconName, label: string) =>
+    h(
+      'button',
+      { type: 'button', class: 'layout-option', 'data-testid': `layout-${value}`, title: label, onclick: () => chooseLayout(value) },
+      icon(iconName),
+      h('span', { class: 'layout-label' }, label),
+    );
+  const gridLayoutBtn = layoutButton('grid', 'grid', t('room.layoutGrid'));
+  const speakerLayoutBtn = layoutButton('speaker', 'speaker', t('room.layoutSpeaker'));
+  const layoutSwitch = h('div', { class: 'layout-switch', role: 'group', 'aria-label': t('room.layout') }, gridLayoutBtn, speakerLayoutBtn);
+  const header = h('header', { class: 'topbar' }, titleEl, recBadge, h('span', { class: 'spacer' }), layoutSwitch, countPill);
 
   // Stage
   const screenArea = h('div', { class: 'screen-area' });
+  const speakerArea = h('div', { class: 'speaker-area', 'data-testid': 'speaker-area' });
   const grid = h('div', { class: 'grid-area' });
   const emptyStage = h('p', { class: 'empty-stage', hidden: true }, t('room.presentersVideo'));
   grid.append(emptyStage);
-  const stage = h('section', { class: 'stage', 'aria-label': t('room.participants') }, screenArea, grid);
+  const stage = h('section', { class: 'stage', 'aria-label': t('room.participants') }, screenArea, speakerArea, grid);
   const audioBox = h('div', { class: 'audio-sinks', hidden: true });
 
   // Waiting list (hosts)
@@ -163,7 +179,13 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   const settingsBtn = toolButton('open-settings', 'settings', t('room.settings'), () => togglePanel('settings'));
   let recording = false;
   let recordingBusy = false;
-  const recordBtn = toolButton('toggle-recording', 'rec', t('room.record'), () => void toggleRecording());
+  // Labelled on phones too: a bare red dot does not say what it does.
+  const recordBtn = toolButton('toggle-recording', 'rec', t('room.record'), () => void toggleRecording(), 'labelled');
+  const inviteBtn = toolButton('invite', 'invite', t('room.invite'), () => void invite());
+  inviteBtn.setAttribute('aria-label', t('room.inviteLabel'));
+  inviteBtn.title = t('room.inviteLabel');
+  // Embedded, the embedding site decides who gets in: no link to hand out.
+  inviteBtn.hidden = window.self !== window.top;
   const renderRecording = () => {
     recBadge.hidden = !recording;
     recordBtn.hidden = !isHost();
@@ -200,7 +222,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     'footer',
     { class: 'toolbar', role: 'toolbar', 'aria-label': t('room.controls') },
     mediaTools,
-    h('div', { class: 'tool-group' }, peopleBtn, chatBtn, settingsBtn, recordBtn),
+    h('div', { class: 'tool-group' }, inviteBtn, peopleBtn, chatBtn, settingsBtn, recordBtn),
     h('div', { class: 'tool-group end' }, endBtn, leaveBtn),
   );
 
@@ -230,6 +252,27 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     ),
   );
 
+  // When the clipboard is refused: the link to copy by hand.
+  const inviteField = h('input', {
+    type: 'text',
+    readonly: true,
+    class: 'invite-field',
+    'data-testid': 'invite-link',
+    'aria-labelledby': 'invite-title',
+  });
+  const inviteDialog = h(
+    'dialog',
+    { class: 'dialog', 'aria-labelledby': 'invite-title', 'data-testid': 'invite-dialog' },
+    h('h2', { id: 'invite-title' }, t('room.inviteTitle')),
+    h('p', { class: 'muted' }, t('room.inviteText')),
+    inviteField,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', class: 'btn primary', onclick: () => inviteDialog.close() }, t('room.done')),
+    ),
+  );
+
   const toasts = h('div', { class: 'toasts', 'aria-live': 'polite' });
   const body = h('div', { class: 'room-body' }, stage, panelEl);
   const root = h(
@@ -243,16 +286,31 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     toasts,
     audioBox,
     confirmDialog,
+    inviteDialog,
   );
 
-  function toast(text: string): void {
-    const el = h('div', { class: 'toast' }, text);
+  function toast(text: string, testId?: string): void {
+    const el = h('div', { class: 'toast', 'data-testid': testId ?? null }, text);
     toasts.append(el);
     window.setTimeout(() => el.remove(), 4000);
   }
 
   function confirmEnd(): void {
     confirmDialog.showModal();
+  }
+
+  async function invite(): Promise<void> {
+    const link = guestLink(location, state().meeting.code);
+    if (await copyToClipboard(link)) return toast(t('room.linkCopied'), 'link-copied');
+    inviteField.value = link;
+    inviteDialog.showModal();
+    inviteField.select();
+  }
+
+  function chooseLayout(value: StageLayout): void {
+    stageLayout = value;
+    saveLayout(value);
+    layout();
   }
 
   function nameOf(peerId: string): string {
@@ -297,16 +355,40 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     screenTiles.delete(peerId);
   }
 
+  /** Shows `peerId`'s tile in the speaker area (null: none), and every other tile in the grid or strip. */
+  function feature(peerId: string | null): void {
+    const current = featured ? tiles.get(featured) : undefined;
+    if (featured !== peerId && current?.el.parentElement === speakerArea) grid.append(current.el);
+    featured = peerId;
+    const tile = peerId ? tiles.get(peerId) : undefined;
+    if (tile && tile.el.parentElement !== speakerArea) speakerArea.replaceChildren(tile.el);
+    if (!tile) speakerArea.replaceChildren();
+  }
+
   function layout(): void {
     emptyStage.hidden = tiles.size > 0 || screenTiles.size > 0;
     const presenting = screenTiles.size > 0;
-    stage.classList.toggle('presenting', presenting);
+    const speakerView = stageLayout === 'speaker' && !presenting && tiles.size > 0;
+    feature(speakerView ? featuredPeer([...tiles.keys()], session.selfId, speaker, featured) : null);
     const phone = window.matchMedia('(max-width: 700px)').matches;
+    // On a phone your own camera floats small in a corner, as in the phone apps, instead of taking the first full-width tile.
+    const selfPip = phone && !presenting && !speakerView && tiles.size > 1 && tiles.has(session.selfId ?? '');
+    const inStrip = speakerView ? tiles.size - 1 : tiles.size;
+    stage.classList.toggle('presenting', presenting);
+    stage.classList.toggle('speaker', speakerView);
+    stage.classList.toggle('strip-empty', speakerView && inStrip === 0);
+    stage.classList.toggle('self-pip', selfPip);
+    stage.classList.toggle('one-other', selfPip && tiles.size === 2);
+    for (const [btn, value] of [
+      [gridLayoutBtn, 'grid'],
+      [speakerLayoutBtn, 'speaker'],
+    ] as const)
+      btn.setAttribute('aria-pressed', String(stageLayout === value));
     const w = grid.clientWidth || stage.clientWidth;
     const hgt = grid.clientHeight || stage.clientHeight;
     let tileWidth: number;
-    if (presenting) tileWidth = phone ? Math.min(160, (w - 8 * Math.max(0, tiles.size - 1)) / Math.max(1, tiles.size)) : w;
-    else tileWidth = gridFor(tiles.size, w, hgt).tileWidth;
+    if (presenting || speakerView) tileWidth = phone ? Math.min(160, (w - 8 * Math.max(0, inStrip - 1)) / Math.max(1, inStrip)) : w;
+    else tileWidth = gridFor(selfPip ? tiles.size - 1 : tiles.size, w, hgt).tileWidth;
     grid.style.setProperty('--tile-w', `${Math.max(120, tileWidth)}px`);
   }
 
@@ -423,7 +505,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
           h('span', { class: 'chat-sender' }, mine ? t('room.you') : message.sender_name),
           h('time', { datetime: message.sent_at }, clockTime(message.sent_at)),
         ),
-        h('p', { class: 'chat-text' }, message.text),
+        h('p', { class: 'chat-text' }, ...chatNodes(message.text)),
       ),
     );
     chatList.scrollTop = chatList.scrollHeight;
@@ -524,6 +606,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
     document.title = t('page.meetingTitle', { title: s.meeting.title });
     for (const t of tiles.values()) t.el.remove();
     tiles.clear();
+    featured = null;
     for (const t of screenTiles.values()) t.el.remove();
     screenTiles.clear();
     peerTile(s.self, true);
@@ -617,6 +700,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   session.events.on('activeSpeaker', ({ peerId }) => {
     speaker = peerId;
     for (const [id, t] of tiles) t.setSpeaking(id === peerId);
+    if (stageLayout === 'speaker' && peerId !== featured) layout();
   });
   session.events.on('local', ({ source, track }) => {
     const selfId = session.selfId;

@@ -38,14 +38,15 @@ export function insecureScreen(page: Location): HTMLElement {
   return card('insecure', t('insecure.title'), t('insecure.text', { host: page.host }), open);
 }
 
-/** The waiting room, until a host admits or turns the guest away. */
-export function waitingScreen(title: string, onLeave: () => void): HTMLElement {
+/** The waiting room, until a host admits or turns the guest away; `preview` shows the guest's own camera meanwhile. */
+export function waitingScreen(title: string, onLeave: () => void, preview: HTMLElement | null = null): HTMLElement {
   return h(
     'section',
     { class: 'screen', 'data-testid': 'waiting' },
     h(
       'div',
       { class: 'card message-card' },
+      preview,
       h('div', { class: 'pulse', 'aria-hidden': 'true' }),
       h('h1', { class: 'screen-title', tabindex: '-1' }, t('waiting.title')),
       h('p', { class: 'muted' }, t('waiting.text', { title })),
