@@ -7,7 +7,7 @@ import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { objectValidator } from '../shared/validation';
 import { createRegistrationSchema, type CreateRegistrationInput } from './registrations.schemas';
-import { timeZoneOf, type RegistrationsService } from './registrations.service';
+import type { RegistrationsService } from './registrations.service';
 import {
   REGISTRATION_PAGE_HEADERS,
   renderRegistrationPage,
@@ -18,7 +18,7 @@ import {
 import { pickPageLocale, type PageLocale } from './registration-page.texts';
 
 /** Registrations one client address may send through the page: enough for an office behind one address, too few for a flood. */
-export const PAGE_REGISTRATION_LIMIT: RateLimitSettings = { perSecond: 2, perMinute: 20 };
+export const PAGE_REGISTRATION_LIMIT: RateLimitSettings = { perSecond: 5, perMinute: 20 };
 
 /**
  * The public registration page of a webinar, `/w/<slug>` (`?org=` picks the organization when several use the
@@ -158,7 +158,7 @@ export function onPage(webinar: MeetingRow, locale: PageLocale): WebinarOnPage {
     hour: 'numeric',
     minute: '2-digit',
   };
-  const zoneName = timeZoneOf(webinar);
+  const zoneName = webinar.time_zone;
   let zonedStart: string | undefined;
   let zone: string | undefined;
   if (zoneName) {

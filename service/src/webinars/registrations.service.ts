@@ -113,7 +113,7 @@ export class RegistrationsService {
       summary: webinar.title,
       url: registration.join_url,
       stamp: this.clock.now(),
-      timeZone: timeZoneOf(webinar) ?? undefined,
+      timeZone: webinar.time_zone ?? undefined,
     });
   }
 
@@ -142,11 +142,4 @@ export class RegistrationsService {
       created_at: row.created_at,
     };
   }
-}
-
-/** The IANA time zone a meeting was planned in, when it was given one. */
-export function timeZoneOf(meeting: MeetingRow): string | null {
-  // Read loosely: the column arrived with migration 0020 and rows read before it have none.
-  const zone = (meeting as { time_zone?: unknown }).time_zone;
-  return typeof zone === 'string' && zone !== '' ? zone : null;
 }
