@@ -4,6 +4,8 @@ import type { CredentialRequest, JoinCredential, RoomInfo, UnavailableReason } f
 /** Why the service would not give a credential, in the terms the page shows. */
 export type CredentialFailure =
   | { kind: 'unavailable'; reason: UnavailableReason }
+  | { kind: 'not_open'; startsAt: string; opensAt: string }
+  | { kind: 'host_link_taken'; message: string }
   | { kind: 'unauthorized'; message: string }
   | { kind: 'invalid'; message: string; field: string | null }
   | { kind: 'network'; message: string };
@@ -11,7 +13,9 @@ export type CredentialFailure =
 /** A refused or failed credential request. */
 export class CredentialError extends Error {
   constructor(readonly failure: CredentialFailure) {
-    super('message' in failure ? failure.message : `meeting ${failure.reason}`);
+    super(
+      'message' in failure ? failure.message : 'reason' in failure ? `meeting ${failure.reason}` : `meeting opens at ${failure.opensAt}`,
+    );
   }
 }
 
@@ -19,6 +23,8 @@ interface Problem {
   code?: string;
   detail?: string;
   reason?: string;
+  starts_at?: string;
+  opens_at?: string;
   errors?: { param: string; message: string }[];
 }
 
@@ -47,6 +53,12 @@ export async function requestCredential(code: string, body: CredentialRequest): 
   if (res.status === 201 || res.status === 200) return (await res.json()) as JoinCredential;
   const problem = (await res.json().catch(() => ({}))) as Problem;
   if (res.status === 404) throw new CredentialError({ kind: 'unavailable', reason: 'not_found' });
+  if (problem.code === 'meeting_unavailable' && problem.reason === 'not_open' && problem.starts_at && problem.opens_at) {
+    throw new CredentialError({ kind: 'not_open', startsAt: problem.starts_at, opensAt: problem.opens_at });
+  }
+  if (res.status === 403 && problem.reason === 'host_link_taken') {
+    throw new CredentialError({ kind: 'host_link_taken', message: t('error.hostLinkTaken') });
+  }
   if (problem.code === 'meeting_unavailable' || (res.status === 409 && problem.reason)) {
     throw new CredentialError({ kind: 'unavailable', reason: problem.reason === 'cancelled' ? 'cancelled' : 'ended' });
   }

@@ -1,11 +1,13 @@
 import './styles.css';
 import { installDebugHandle, type DebugSource } from './debug-handle';
 import { mount } from './dom';
+import { notOpenScreen, startsAtNotice, waitForOpening } from './early-join';
 import { EmbedBridge } from './embed-bridge';
 import { readEmbedConfig, type EmbedErrorReason } from './embed-protocol';
 import { CredentialError, fetchRoomInfo } from './http-api';
 import { pickLocale, setLocale, t } from './i18n';
 import type { CredentialRequest, RoomInfo } from './protocol';
+import { forgetHostLink, takeHostLink } from './host-link';
 import { RoomEvents } from './room-events';
 import { RoomSession } from './room-session';
 import { applyTheme, pickTheme } from './theme';
@@ -73,7 +75,8 @@ async function run(): Promise<void> {
   const embed = readEmbedConfig();
   const code = embed ? (embed.code ?? '') : meetingCode();
   const params = new URLSearchParams(location.search);
-  const host = embed ? undefined : (params.get('host') ?? undefined);
+  let hostLink = embed ? null : takeHostLink(code, location, history);
+  const host = hostLink?.host;
   const invite = embed ? undefined : (params.get('invite') ?? undefined);
   const events = new RoomEvents();
   const debug: DebugSource = { session: null, joinClickedAt: null, firstRemoteFrameAt: null };
@@ -107,7 +110,9 @@ async function run(): Promise<void> {
   const join = async (choice: JoinChoice): Promise<string | null> => {
     debug.joinClickedAt = performance.now();
     debug.firstRemoteFrameAt = null;
-    const request: CredentialRequest = embed?.token ? { embed: embed.token } : { name: invite ? undefined : choice.name, host, invite };
+    const request: CredentialRequest = embed?.token
+      ? { embed: embed.token }
+      : { name: invite ? undefined : choice.name, host: hostLink?.host, holder: hostLink?.holder, invite };
     const session = new RoomSession({
       code,
       request,
@@ -151,6 +156,25 @@ async function run(): Promise<void> {
         refuse(err.failure.reason, bridge);
         return null;
       }
+      // Another browser redeemed this host link first: say so; Join again comes in as a guest.
+      if (err instanceof CredentialError && err.failure.kind === 'host_link_taken') {
+        hostLink = null;
+        forgetHostLink(code);
+        return err.message;
+      }
+      // Too early: say when it starts, look again now and then, and join by itself once it opens.
+      if (err instanceof CredentialError && err.failure.kind === 'not_open') {
+        const stop = new AbortController();
+        show(notOpenScreen(info.title, err.failure.startsAt, () => stop.abort()));
+        const opening = await waitForOpening(code, err.failure.opensAt, stop.signal);
+        if (opening.kind === 'open') return join(choice);
+        if (opening.kind === 'unavailable') {
+          refuse(opening.reason, bridge);
+          return null;
+        }
+        show(prejoin);
+        return '';
+      }
       // The page was served for a valid token, so a refusal now means it expired while the guest waited.
       if (err instanceof CredentialError && err.failure.kind === 'unauthorized' && embed?.token) {
         refuse('token_expired', bridge);
@@ -163,7 +187,15 @@ async function run(): Promise<void> {
   };
 
   const name = embed ? (embed.name ?? '') : (params.get('name') ?? '');
-  show(prejoinScreen({ info, name, withMedia, nameFixed: Boolean(invite) || Boolean(embed?.nameFixed), onJoin: join }));
+  const prejoin = prejoinScreen({
+    info,
+    name,
+    withMedia,
+    nameFixed: Boolean(invite) || Boolean(embed?.nameFixed),
+    notice: info.open || host ? null : startsAtNotice(info),
+    onJoin: join,
+  });
+  show(prejoin);
   document.getElementById('display-name')?.focus();
   bridge?.post('ready', {});
 }

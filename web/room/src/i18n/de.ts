@@ -37,6 +37,16 @@ export const de: Messages = {
   'waiting.title': 'Warten, bis ein Host Sie einlässt',
   'waiting.text': 'Sie nehmen an „{title}“ teil, sobald ein Host Sie einlässt. Lassen Sie diese Seite geöffnet.',
 
+  // Before a scheduled meeting opens (issue 29 item 1), and host links bound to one browser (item 2)
+  'early.title': '„{title}“ hat noch nicht begonnen',
+  'early.startsAt': 'Beginnt um {time} (Ihre Zeit)',
+  'early.startsOnAt': 'Beginnt am {date} um {time} (Ihre Zeit)',
+  'early.prejoinHint': 'Treten Sie jetzt bei, um hier zu warten: Die Seite lässt Sie ein, sobald das Meeting öffnet.',
+  'early.autoJoin': 'Lassen Sie diese Seite geöffnet: Sie tritt dem Meeting von selbst bei, sobald es öffnet.',
+  'early.stopWaiting': 'Nicht mehr warten',
+  'error.hostLinkTaken':
+    'Dieser Host-Link wurde bereits in einem anderen Browser verwendet. Bitten Sie den Organisator um einen eigenen Host-Link oder treten Sie als Gast bei.',
+
   'prejoin.eyebrow': 'Bereit zum Beitreten?',
   'prejoin.eyebrowWebinar': 'Webinar',
   'prejoin.waitingRoom': 'Ein Host wird Sie einlassen.',

@@ -38,6 +38,16 @@ export const en = {
   'waiting.title': 'Waiting for the host to let you in',
   'waiting.text': 'You’ll join “{title}” as soon as a host admits you. Keep this page open.',
 
+  // Before a scheduled meeting opens (issue 29 item 1), and host links bound to one browser (item 2)
+  'early.title': '“{title}” has not started yet',
+  'early.startsAt': 'Starts at {time} (your time)',
+  'early.startsOnAt': 'Starts {date} at {time} (your time)',
+  'early.prejoinHint': 'Join now to wait here: the page lets you in as soon as the meeting opens.',
+  'early.autoJoin': 'Keep this page open: it joins the meeting by itself as soon as it opens.',
+  'early.stopWaiting': 'Stop waiting',
+  'error.hostLinkTaken':
+    'This host link was already used in another browser. Ask the organiser for a host link of your own, or join as a guest.',
+
   'prejoin.eyebrow': 'Ready to join?',
   'prejoin.eyebrowWebinar': 'Webinar',
   'prejoin.waitingRoom': 'A host will let you in.',

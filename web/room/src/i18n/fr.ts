@@ -37,6 +37,16 @@ export const fr: Messages = {
   'waiting.title': 'En attente de l’admission par un hôte',
   'waiting.text': 'Vous rejoindrez « {title} » dès qu’un hôte vous aura admis. Laissez cette page ouverte.',
 
+  // Before a scheduled meeting opens (issue 29 item 1), and host links bound to one browser (item 2)
+  'early.title': '« {title} » n’a pas encore commencé',
+  'early.startsAt': 'Commence à {time} (votre heure)',
+  'early.startsOnAt': 'Commence le {date} à {time} (votre heure)',
+  'early.prejoinHint': 'Rejoignez maintenant pour attendre ici : la page vous fera entrer dès l’ouverture de la réunion.',
+  'early.autoJoin': 'Laissez cette page ouverte : elle rejoindra la réunion d’elle-même dès son ouverture.',
+  'early.stopWaiting': 'Ne plus attendre',
+  'error.hostLinkTaken':
+    'Ce lien d’hôte a déjà été utilisé dans un autre navigateur. Demandez à l’organisateur votre propre lien d’hôte, ou rejoignez en tant qu’invité.',
+
   'prejoin.eyebrow': 'Prêt à participer ?',
   'prejoin.eyebrowWebinar': 'Webinaire',
   'prejoin.waitingRoom': 'Un hôte vous fera entrer.',

@@ -21,6 +21,8 @@ export interface PrejoinOptions {
   withMedia: boolean;
   /** Registrants' and embed tokens' names are fixed: no name field (the hint names `name` when known). */
   nameFixed: boolean;
+  /** Shown under the title: when a meeting that has not opened yet starts. */
+  notice?: HTMLElement | null;
   /** Resolves with an error message to show, or null once the page moved on. */
   onJoin(choice: JoinChoice): Promise<string | null>;
 }
@@ -201,6 +203,7 @@ export function prejoinScreen(opts: PrejoinOptions): HTMLElement {
     { class: 'prejoin-form', 'aria-describedby': 'join-error', novalidate: true },
     h('p', { class: 'eyebrow' }, t(opts.info.kind === 'webinar' ? 'prejoin.eyebrowWebinar' : 'prejoin.eyebrow')),
     h('h1', { class: 'meeting-title', 'data-testid': 'meeting-title' }, opts.info.title),
+    opts.notice ?? null,
     opts.info.waiting_room ? h('p', { class: 'hint' }, t('prejoin.waitingRoom')) : null,
     opts.nameFixed
       ? h('p', { class: 'hint' }, opts.name ? t('prejoin.joinAs', { name: opts.name }) : t('prejoin.nameFixed'))
