@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const claims = p.project.authenticate(p.keys.anon, undefined);
     let sent = 0;
     // A comment that differs every time: the engine remembers parsed and validated documents by their text, an attacker would not repeat one.
-    const run = (query: string) => p.engine.run({ query: `${query}\n# ${(sent += 1)}` }, claims);
+    const run = (query: string) => p.engine.respond({ query: `${query}\n# ${(sent += 1)}` }, claims);
 
     const documents = new Map<string, string>();
     for (const n of BOMB_SIZES) {
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const answers = new Map<string, string>();
     for (const [name, query] of documents) {
       if (query.length > 100_000) throw new Error(`${name} is ${query.length} characters, over the engine's limit`);
-      for (let i = 0; i < 5; i++) answers.set(name, JSON.stringify(await run(query)).slice(0, 90));
+      for (let i = 0; i < 5; i++) answers.set(name, (await run(query)).slice(0, 90));
     }
     const cpu = watchOtherCpu();
     for (let round = 0; round < ROUNDS; round++) {

@@ -509,12 +509,12 @@ export class Compiler {
     return `to_jsonb(${this.valueExpr(call, fn.returns.scalar, fn.returns.isArray)})`;
   }
 
-  /** One root mutation field: a statement returning `n` (rows affected) and `data`, with the atMost limit to check. */
+  /** One root mutation field: a statement returning `n` (rows affected) and `data` (JSON text), with the atMost limit to check. */
   mutationField(node: FieldNode): { sql: string; atMost: number | null; verb: string } {
     const name = node.name.value;
     const args = this.args('Mutation', node);
     const fn = this.model.functions.find((f) => f.name === name && f.mutation);
-    if (fn) return { sql: `select 0 as n, ${this.functionCall(fn, node, args)} as data`, atMost: null, verb: 'call' };
+    if (fn) return { sql: `select 0 as n, (${this.functionCall(fn, node, args)})::text as data`, atMost: null, verb: 'call' };
     const match = /^(insertInto|update|deleteFrom)(.+)Collection$/.exec(name);
     const t = match && this.model.byTypeName.get(match[2]!);
     if (!match || !t) throw gqlError(`Unknown field "${name}" on type Mutation`);
@@ -560,7 +560,7 @@ export class Compiler {
         entries.push([key, `coalesce((select jsonb_agg(${record}) from affected ${r}), '[]'::jsonb)`]);
       }
     }
-    const sql = `with affected as (${statement}) select (select count(*) from affected)::int as n, ${this.object(entries)} as data`;
+    const sql = `with affected as (${statement}) select (select count(*) from affected)::int as n, (${this.object(entries)})::text as data`;
     return {
       sql,
       atMost: verb === 'insertInto' ? null : (args.atMost as number),

@@ -1,77 +1,73 @@
-import {
-  execute,
-  GraphQLError,
-  Kind,
-  parse,
-  validate,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
-import { getVariableValues } from 'graphql/execution/values';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { ProjectDatabase } from '../project/project.database';
 import type { JwtClaims } from '../project/project.keys';
-import type { Reflection } from '../project/project.reflection';
-import type { ApiRole } from '../project/project.setup';
 import { AppError } from '../shared/errors';
-import { Compiler, RowBudget } from './graphql.compile';
-import { buildModel, type GraphModel } from './graphql.model';
-import { buildSchema } from './graphql.schema';
-import { shapeQuery } from './graphql.shape';
-import { documentSizeError, type SizeLimits } from './graphql.size';
+import { DEFAULT_LIMITS, failureBody, publicMessage, type GraphqlLimits, type GraphqlRequest, type PlanOutcome } from './graphql.planner';
+import type { ThreadCall, ThreadReply } from './graphql.thread';
 
-/** A GraphQL request body. */
-export interface GraphqlRequest {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
+export { DEFAULT_LIMITS, publicMessage, type GraphqlLimits, type GraphqlRequest, type GraphqlResponse } from './graphql.planner';
+
+/** A GraphQL thread's heap: a request that needs more ends the thread (answered "Internal error"), never the service. */
+const THREAD_HEAP_MB = 512;
+
+/** The planner's thread and the calls waiting for its replies. */
+class PlannerThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (o: PlanOutcome) => void; reject: (e: Error) => void }>();
+  stopped = false;
+
+  constructor(limits: GraphqlLimits, onStop: () => void) {
+    // Built, the service runs graphql.thread.js; under jest and tsx the sources run through tsx's loader.
+    const entry = path.join(__dirname, `graphql.thread${path.extname(__filename)}`);
+    this.worker = new Worker(entry, {
+      workerData: { limits },
+      execArgv: entry.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [],
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
+    this.worker.unref();
+    this.worker.on('message', (reply: ThreadReply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if ('error' in reply) waiter?.reject(new Error(reply.error));
+      else waiter?.resolve(reply.outcome);
+    });
+    const stop = (err: Error) => {
+      if (this.stopped) return;
+      this.stopped = true;
+      for (const waiter of this.waiting.values()) waiter.reject(err);
+      this.waiting.clear();
+      onStop();
+    };
+    this.worker.on('error', stop);
+    this.worker.on('exit', (code) => stop(new Error(`the GraphQL thread stopped (exit code ${code})`)));
+  }
+
+  call(message: Exclude<ThreadCall, { op: 'discard' }>): Promise<PlanOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.stopped) return reject(new Error('the GraphQL thread has stopped'));
+      this.waiting.set(message.id, { resolve, reject });
+      this.worker.postMessage(message);
+    });
+  }
+
+  discard(id: number): void {
+    if (!this.stopped) this.worker.postMessage({ id, op: 'discard' } satisfies ThreadCall);
+  }
+
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
 }
 
-/** The answer, shaped as pg_graphql answers: `{data}` or `{data: null, errors: [{message}]}`. */
-export interface GraphqlResponse {
-  data: Record<string, unknown> | null;
-  errors?: { message: string }[];
-}
-
-/** Limits on one request. */
-export interface GraphqlLimits extends SizeLimits {
-  maxQueryLength: number;
-  /** Root fields (each one a statement or subquery of its own, aliases included) per operation. */
-  maxRootFields: number;
-  /** Rows the whole request may return: each page's size times the rows of the pages it is nested in. */
-  maxRows: number;
-}
-
-/** The limits every request runs under, whatever its key. */
-export const DEFAULT_LIMITS: GraphqlLimits = {
-  maxDepth: 16,
-  maxFields: 2_000,
-  maxFragmentNesting: 100,
-  maxSameKey: 50,
-  maxQueryLength: 100_000,
-  maxRootFields: 20,
-  maxRows: 30_000,
-};
-
-/** Postgres errors whose message is safe and useful to show: data, integrity, privilege, RLS, raise, timeouts. */
-const SHOWN_SQLSTATE = /^(22|23|42501|P0001|57014|40001|40P01|25006)/;
-
-/** The message a client sees for an error thrown while executing. */
-export function publicMessage(err: unknown): string {
-  if (err instanceof AppError) return err.detail;
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && SHOWN_SQLSTATE.test(code) && err instanceof Error) return err.message;
-  return 'Internal error';
-}
-
-/** Serves GraphQL over a project database: a schema per role and schema version, one SQL statement per root field. */
+/**
+ * Serves GraphQL over a project database: a schema per role and schema version, one SQL statement per root field.
+ * Parsing, validation, compilation and shaping run in a thread of their own (started on first use, restarted if
+ * it dies), so the HTTP event loop only passes text along; the SQL runs here, in the request's transaction.
+ */
 export class GraphqlEngine {
-  private schemas = new Map<ApiRole, { version: number; schema: GraphQLSchema; model: GraphModel }>();
-  /** Parsed documents and their validation per schema, by query text: clients repeat the same few queries. */
-  private readonly parsed = new Map<string, DocumentNode>();
-  private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, readonly GraphQLError[]>>();
+  private thread: PlannerThread | undefined;
+  private nextId = 1;
 
   constructor(
     private readonly project: ProjectDatabase,
@@ -79,140 +75,68 @@ export class GraphqlEngine {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
-  private schemaFor(reflection: Reflection, role: ApiRole): { schema: GraphQLSchema; model: GraphModel } {
-    const hit = this.schemas.get(role);
-    if (hit && hit.version === reflection.version) return hit;
-    const model = buildModel(reflection, role);
-    const built = { version: reflection.version, schema: buildSchema(model), model };
-    this.schemas.set(role, built);
-    return built;
-  }
-
-  private validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
-    let bySchema = this.validated.get(schema);
-    if (!bySchema) this.validated.set(schema, (bySchema = new Map()));
-    let errors = bySchema.get(document);
-    if (!errors) {
-      errors = validate(schema, document);
-      remember(bySchema, document, errors);
+  private plannerThread(): PlannerThread {
+    if (!this.thread || this.thread.stopped) {
+      const thread: PlannerThread = new PlannerThread(this.limits, () => {
+        if (this.thread === thread) this.thread = undefined;
+      });
+      this.thread = thread;
     }
-    return errors;
+    return this.thread;
   }
 
   /**
-   * Runs one request as the claims' role in one transaction (rolled back on any error). With `queriesOnly` (a GET),
-   * a document whose selected operation is a mutation is refused as `method_not_allowed` before anything runs.
+   * Runs one request as the claims' role in one transaction (rolled back on any error) and returns the answer's
+   * JSON text, shaped as pg_graphql answers. With `queriesOnly` (a GET), a document whose selected operation is a
+   * mutation is refused as `method_not_allowed` before anything runs.
    */
-  async run(request: GraphqlRequest, claims: JwtClaims, { queriesOnly = false } = {}): Promise<GraphqlResponse> {
-    if (typeof request.query !== 'string' || request.query.length === 0) return fail('No query provided');
-    if (request.query.length > this.limits.maxQueryLength) return fail('Query is too long');
-    if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
-      return fail('Variables must be a JSON object');
-    }
-    let document = this.parsed.get(request.query);
-    if (!document) {
-      try {
-        document = parse(request.query, { maxTokens: 50_000 });
-      } catch (err) {
-        return fail((err as Error).message);
-      }
-      remember(this.parsed, request.query, document);
-    }
-    // Measured before any other rule walks the document, and before a database connection is taken.
-    const sizeError = documentSizeError(document, this.limits);
-    if (sizeError) return fail(sizeError);
-    const selected = pickOperation(document, request.operationName);
-    if (queriesOnly && typeof selected !== 'string' && selected.operation === 'mutation') {
-      throw new AppError('method_not_allowed', 'Mutations need POST');
-    }
-    const doc = document;
+  async respond(request: GraphqlRequest, claims: JwtClaims, { queriesOnly = false } = {}): Promise<string> {
+    const id = this.nextId++;
+    const thread = this.plannerThread();
     try {
-      return await this.project.asRole(claims, async ({ client, reflection }) => {
-        const { schema, model } = this.schemaFor(reflection, claims.role);
-        const errors = this.validate(schema, doc);
-        if (errors.length > 0) return { data: null, errors: errors.map((e) => ({ message: e.message })) };
-        const operation = selected;
-        if (typeof operation === 'string') return fail(operation);
-        if (operation.operation === 'subscription') return fail('Subscriptions are not supported');
-        if (!model.introspection && usesIntrospection(operation)) return fail('Unknown field "__schema" on type Query');
-        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
-        if (coerced.errors) return { data: null, errors: coerced.errors.map((e) => ({ message: e.message })) };
-        const fragments: Record<string, FragmentDefinitionNode> = {};
-        for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-        const budget = new RowBudget(this.limits.maxRows);
-        const compiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
-        const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
-        const root: Record<string, unknown> = {};
-        const top = compiler.collect(operation.selectionSet, rootType);
-        const data = [...top].filter(([, nodes]) => !nodes[0]!.name.value.startsWith('__'));
-        if (data.length > this.limits.maxRootFields) {
-          return fail(`Query selects too many root fields: the limit is ${this.limits.maxRootFields}, aliases included`);
-        }
-        if (operation.operation === 'mutation') {
-          const statements = data.map(([key, nodes]) => {
-            const fieldCompiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
-            return { key, m: fieldCompiler.mutationField(mergeNodes(nodes)), params: fieldCompiler.params };
-          });
-          for (const { key, m, params } of statements) {
-            const { rows } = await client.query(m.sql, params);
-            const n = Number(rows[0]!.n);
-            if (m.atMost !== null && n > m.atMost) throw new AppError('conflict', `${m.verb} impacts too many records`);
-            root[key] = rows[0]!.data;
+      const { query, variables, operationName } = request;
+      const prepared = await thread.call({ id, op: 'prepare', request: { query, variables, operationName }, queriesOnly });
+      if (prepared.kind === 'refused') throw new AppError(prepared.code, prepared.detail);
+      if (prepared.kind !== 'continue') return this.answerOf(prepared);
+      const ran = await this.project.asRole(claims, async ({ client, reflection }) => {
+        const { role } = claims;
+        let planned = await thread.call({ id, op: 'plan', role, version: reflection.version });
+        if (planned.kind === 'need-reflection')
+          planned = await thread.call({ id, op: 'plan', role, version: reflection.version, reflection });
+        if (planned.kind !== 'statements') return planned;
+        const values: (string | null)[] = [];
+        for (const statement of planned.statements) {
+          const { rows } = await client.query(statement.sql, statement.params);
+          const first = rows[0]!;
+          if (statement.atMost !== null && Number(first.n) > statement.atMost) {
+            throw new AppError('conflict', `${statement.verb} impacts too many records`);
           }
-        } else if (data.length > 0) {
-          const exprs = data.map(([key, nodes]) => [key, compiler.queryField(mergeNodes(nodes))] as const);
-          const select = exprs.map(([, e], i) => `${e} as "f${i}"`).join(', ');
-          const { rows } = await client.query(`select ${select}`, compiler.params);
-          exprs.forEach(([key], i) => (root[key] = rows[0]![`f${i}`]));
+          for (const column of statement.columns) values.push(first[column] as string | null);
         }
-        // Plain queries are shaped here; graphql-js `execute` takes over for mutations and whenever the fast path gives up.
-        const shaped = shapeQuery(schema, operation, fragments, coerced.coerced, root);
-        if (shaped) return { data: shaped };
-        const result = await execute({
-          schema,
-          document: doc,
-          operationName: request.operationName ?? undefined,
-          variableValues: request.variables ?? {},
-          rootValue: root,
-          fieldResolver: (source: Record<string, unknown> | null, _args, _ctx, info) => source?.[String(info.path.key)],
-        });
-        if (result.errors?.length) {
-          return { data: null, errors: result.errors.map((e) => ({ message: publicMessage(e.originalError ?? e) })) };
-        }
-        return { data: (result.data ?? null) as Record<string, unknown> | null };
+        return { kind: 'values' as const, values };
       });
+      if (ran.kind !== 'values') return this.answerOf(ran);
+      return this.answerOf(await thread.call({ id, op: 'finish', values: ran.values }));
     } catch (err) {
+      if (err instanceof AppError && err.code === 'method_not_allowed') throw err;
       const message = publicMessage(err);
       if (message === 'Internal error') this.onError(err);
-      return fail(message);
+      return failureBody(message);
+    } finally {
+      thread.discard(id);
     }
   }
-}
 
-const CACHE_SIZE = 500;
+  private answerOf(outcome: PlanOutcome): string {
+    if (outcome.kind !== 'answer') throw new Error(`the GraphQL thread answered "${outcome.kind}" out of turn`);
+    if (outcome.internalError) this.onError(new Error(outcome.internalError));
+    return outcome.body;
+  }
 
-function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as K);
-  cache.set(key, value);
-}
-
-function fail(message: string): GraphqlResponse {
-  return { data: null, errors: [{ message }] };
-}
-
-function mergeNodes(nodes: FieldNode[]): FieldNode {
-  if (nodes.length === 1) return nodes[0]!;
-  const selections = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
-  return { ...nodes[0]!, selectionSet: { kind: Kind.SELECTION_SET, selections } };
-}
-
-function pickOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | string {
-  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (name) return ops.find((o) => o.name?.value === name) ?? `Unknown operation named "${name}"`;
-  if (ops.length !== 1) return 'Must provide operation name if query contains multiple operations';
-  return ops[0]!;
-}
-
-function usesIntrospection(op: OperationDefinitionNode): boolean {
-  return op.selectionSet.selections.some((s) => s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type'));
+  /** Stops the thread (a later request starts a new one). */
+  async close(): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.terminate();
+  }
 }

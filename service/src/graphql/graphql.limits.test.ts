@@ -42,6 +42,14 @@ describe.each(PROJECT_DRIVERS)('per-request limits for the anon key on %s', (kin
     expect(ids(next)).toEqual([1]);
   }, 60_000);
 
+  it('answers a request whose GraphQL thread stops with "Internal error", and the next request runs on a new thread', async () => {
+    const claims = p.project.authenticate(p.keys.anon, undefined);
+    const cut = p.engine.respond({ query: `{ wordCollection(first: 1) { edges { node { id } } } }` }, claims);
+    await p.engine.close();
+    expect(JSON.parse(await cut)).toEqual({ data: null, errors: [{ message: 'Internal error' }] });
+    expect(ids(await p.gql(`{ wordCollection(first: 1) { edges { node { id } } } }`))).toEqual([1]);
+  }, 60_000);
+
   it('refuses an operation with more root fields than the limit, aliases included, before running any', async () => {
     const aliased = (n: number) =>
       `{ ${Array.from({ length: n }, (_, i) => `w${i}: wordCollection(first: 1) { edges { node { id } } }`).join(' ')} }`;

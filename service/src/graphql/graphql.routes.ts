@@ -27,6 +27,7 @@ export function projectGraphqlRouter(project: ProjectDatabase, logger: Logger): 
   const engine = new GraphqlEngine(project, undefined, (err) =>
     logger.error('project graphql request failed', { error: err instanceof Error ? err.message : String(err) }),
   );
+  project.onClose(() => engine.close());
   const router = Router();
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -46,7 +47,7 @@ export function projectGraphqlRouter(project: ProjectDatabase, logger: Logger): 
       const body: unknown = req.method === 'GET' ? parseGet(req) : req.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         throw new AppError('validation_failed', 'The body must be a JSON object');
-      res.json(await engine.run(body as GraphqlRequest, claims, { queriesOnly: req.method === 'GET' }));
+      res.type('application/json').send(await engine.respond(body as GraphqlRequest, claims, { queriesOnly: req.method === 'GET' }));
     } catch (err) {
       if (err instanceof AppError) return sendError(res, httpStatusOf(err.code), err.detail);
       logger.error('project graphql request failed', { error: err instanceof Error ? err.message : String(err) });

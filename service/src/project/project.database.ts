@@ -36,6 +36,7 @@ export class ProjectDatabase {
   private readonly secret: string;
   /** Tokens whose signature was verified lately, with their (frozen) claims; expiry is still checked on every use. */
   private readonly verified = new Map<string, { claims: JwtClaims; untilMs: number }>();
+  private readonly closeHooks: (() => Promise<void>)[] = [];
 
   constructor(private readonly settings: ProjectSettings) {
     this.secret = loadJwtSecret(settings.dataDir, settings.jwtSecret);
@@ -157,8 +158,14 @@ export class ProjectDatabase {
     return driver.transaction(fn);
   }
 
-  /** Closes the driver if it was opened. */
+  /** Runs `stop` when the database closes: what serves it (the GraphQL engine's thread) stops with it. */
+  onClose(stop: () => Promise<void>): void {
+    this.closeHooks.push(stop);
+  }
+
+  /** Closes the driver if it was opened, and what serves it. */
   async close(): Promise<void> {
+    await Promise.all(this.closeHooks.map((stop) => stop()));
     const opening = this.opening;
     this.opening = undefined;
     this.opened = false;

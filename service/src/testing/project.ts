@@ -51,6 +51,7 @@ export async function startTestProject(
   });
   await project.start();
   const engine = new GraphqlEngine(project);
+  project.onClose(() => engine.close());
   const keys = project.keys();
   return {
     kind,
@@ -65,8 +66,8 @@ export async function startTestProject(
     async sql(text) {
       await project.sql(text);
     },
-    gql(query, variables, token = keys.anon) {
-      return engine.run({ query, variables }, project.authenticate(token, undefined));
+    async gql(query, variables, token = keys.anon) {
+      return JSON.parse(await engine.respond({ query, variables }, project.authenticate(token, undefined))) as GraphqlResponse;
     },
     async close() {
       await project.close();
