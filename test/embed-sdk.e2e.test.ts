@@ -322,6 +322,45 @@ describe('events', () => {
   });
 });
 
+describe('the ready timeout', () => {
+  const waitInPage = (page: Page, ms: number) => page.evaluate((delay) => new Promise((resolve) => setTimeout(resolve, delay)), ms);
+
+  it("reports error 'timeout' when the room does not say ready within readyTimeoutMs, once, and still delivers a late ready", async () => {
+    const { page } = await openHostPage('script-tag', { meetingCode: 'abc-defg-hij', readyTimeoutMs: 400 });
+    const frame = await roomFrame(page);
+    const error = await pollUntil(
+      'the timeout error',
+      async () => (await page.evaluate(() => (globalThis as unknown as HostScope).__events)).find((e) => e.type === 'error'),
+      10_000,
+    );
+    expect(error).toMatchObject({
+      source: 'svc-embed',
+      v: 1,
+      dir: 'event',
+      type: 'error',
+      reason: 'timeout',
+      message: expect.stringContaining('0.4 s'),
+    });
+    await roomSays(frame, 'ready');
+    await pollUntil('the late ready', async () => (await eventTypes(page)).includes('ready'), 10_000);
+    expect(await eventTypes(page)).toEqual(['error', 'ready']);
+  });
+
+  it('says nothing when ready comes in time (a page timer due after the deadline fires after the SDK’s would have)', async () => {
+    const { page } = await openHostPage('esm', { baseUrl: serviceUrl, meetingCode: 'abc-defg-hij', readyTimeoutMs: 1_500 });
+    await roomSays(await roomFrame(page), 'ready');
+    await pollUntil('ready', async () => (await eventTypes(page)).includes('ready'), 10_000);
+    await waitInPage(page, 1_500);
+    expect(await eventTypes(page)).toEqual(['ready']);
+  });
+
+  it('the React component passes readyTimeoutMs on', async () => {
+    const { page } = await openHostPage('react', { baseUrl: serviceUrl, meetingCode: 'abc-defg-hij', readyTimeoutMs: 300 });
+    await pollUntil('the timeout error', async () => (await eventTypes(page)).includes('error'), 10_000);
+    expect((await page.evaluate(() => (globalThis as unknown as HostScope).__events))[0]).toMatchObject({ reason: 'timeout' });
+  });
+});
+
 describe('destroy()', () => {
   it('removes the iframe and the window listener; later commands do nothing', async () => {
     const { page, logs } = await openHostPage('script-tag', { meetingCode: 'abc-defg-hij' });
@@ -354,6 +393,7 @@ describe('options', () => {
       { container: '#meeting', meetingCode: 'abc-defg-hij', theme: 'blue' },
       { container: '#meeting', meetingCode: 'abc-defg-hij', features: { chat: 'no' } },
       { container: '#meeting', meetingCode: 'abc-defg-hij', baseUrl: 'meet.example.com' },
+      { container: '#meeting', meetingCode: 'abc-defg-hij', readyTimeoutMs: -1 },
     ];
     const messages = await page.evaluate((all) => {
       return all.map((options) => {
@@ -374,6 +414,7 @@ describe('options', () => {
       'TypeError: SvcMeeting: theme must be one of light, dark, system, not "blue"',
       'TypeError: SvcMeeting: features.chat must be true or false',
       'TypeError: SvcMeeting: baseUrl "meet.example.com" is not an absolute URL',
+      'TypeError: SvcMeeting: readyTimeoutMs must be a number of milliseconds, 0 or more',
     ]);
     expect(await page.evaluate(() => (globalThis as unknown as HostScope).document.querySelectorAll('#meeting iframe').length)).toBe(1);
     expect(await listenerCount(page)).toBe(1);

@@ -203,6 +203,45 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     expect(await room.getByTestId('open-chat').isHidden()).toBe(true);
   });
 
+  it("tells the SDK's error handler when its page is off the list (origin_not_allowed) or its token is bad (token_invalid)", async () => {
+    const meeting = await meetingWithOrigins([sdkHost.origin('localhost')]);
+    const token = (await api('POST', '/embed/tokens', { meeting: meeting.code, name: 'Ann' })).token as string;
+    /** Opens the SDK's script-tag host page on `host` and returns it with its console lines. */
+    const openSdkPage = async (host: string, options: Record<string, unknown>) => {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      const consoleLines: string[] = [];
+      page.on('console', (msg) => consoleLines.push(msg.text()));
+      await page.goto(sdkHost.url(host, 'script-tag', { serviceUrl: svc.url, options }));
+      return { page, consoleLines };
+    };
+    const sdkEvents = (page: Page) => page.evaluate('window.__events') as Promise<Message[]>;
+    const sdkError = (page: Page) =>
+      pollUntil('an SDK error event', async () => (await sdkEvents(page)).find((m) => m.type === 'error'), 20_000);
+
+    // intruder.localhost is not on the list: the browser refuses the frame (frame-ancestors), and the SDK says why.
+    for (const options of [{ meetingCode: meeting.code }, { joinToken: token }]) {
+      const intruder = await openSdkPage('intruder.localhost', options);
+      expect(await sdkError(intruder.page)).toMatchObject({
+        type: 'error',
+        reason: 'origin_not_allowed',
+        message: expect.stringContaining('intruder.localhost'),
+      });
+      await pollUntil('the CSP refusal', () => intruder.consoleLines.find((line) => line.includes('frame-ancestors')), 20_000);
+      expect((await sdkEvents(intruder.page)).map((m) => m.type)).toEqual(['error']);
+    }
+
+    // A token changed on its way: nobody may frame its page, and the SDK says the token is the problem.
+    const tampered = await openSdkPage('localhost', { joinToken: `${token}x` });
+    expect(await sdkError(tampered.page)).toMatchObject({ reason: 'token_invalid' });
+
+    // From the allowed origin the room comes up and no error is reported.
+    const allowed = await openSdkPage('localhost', { meetingCode: meeting.code });
+    await pollUntil('ready', async () => (await sdkEvents(allowed.page)).find((m) => m.type === 'ready'), 20_000);
+    expect((await sdkEvents(allowed.page)).map((m) => m.type)).toEqual(['ready']);
+  });
+
   it('cannot be displayed by a parent off the list, and with an empty list by nobody', async () => {
     const meeting = await meetingWithOrigins([origin('localhost')]);
     const refused = await openHost(origin('127.0.0.1'), await tokenUrl(meeting.code));

@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): Express {
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
   });
   app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
-  app.use(embedPageRouter(services.embed));
+  app.use(embedPageRouter(services.embed, config.rooms.pageRateLimit, services.clock));
   app.use(registrationPageRouter(services.registrations, config.rooms.pageRateLimit, services.clock, config.baseUrl));
 
   // One limiter for the REST API and the MCP endpoint: a key has one budget, whichever it calls.

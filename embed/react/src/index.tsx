@@ -2,7 +2,16 @@
 import { SvcMeeting as EmbeddedMeeting, type EmbedTheme, type SvcMeetingOptions } from '@svc/embed';
 import { forwardRef, useEffect, useImperativeHandle, useRef, type CSSProperties } from 'react';
 
-export type { EmbedEvent, EmbedEventType, EmbedEventMap, EmbedFeatures, EmbedTheme, EmbedLocale, EmbedErrorReason } from '@svc/embed';
+export type {
+  EmbedEvent,
+  EmbedEventType,
+  EmbedEventMap,
+  EmbedFeatures,
+  EmbedTheme,
+  EmbedLocale,
+  EmbedErrorReason,
+  EmbedSdkErrorReason,
+} from '@svc/embed';
 
 /** The props of `<SvcMeeting>`: the options of `@svc/embed` (the component is the container) plus the container's `className` and `style`. */
 export interface SvcMeetingProps extends Omit<SvcMeetingOptions, 'container'> {
@@ -28,11 +37,11 @@ export interface SvcMeetingHandle {
 
 /**
  * The meeting room in a `<div>`: creates the iframe after mount, destroys it on unmount, and recreates it when
- * the meeting, token, name, locale, features or base URL change. A new `theme` is sent to the running room; a new
+ * the meeting, token, name, locale, features, base URL or ready timeout change. A new `theme` is sent to the running room; a new
  * `onEvent` is used without reloading.
  */
 export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function SvcMeeting(props, ref) {
-  const { baseUrl, meetingCode, joinToken, name, locale, theme, features, onEvent, className, style } = props;
+  const { baseUrl, meetingCode, joinToken, name, locale, theme, features, onEvent, readyTimeoutMs, className, style } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const meetingRef = useRef<EmbeddedMeeting | null>(null);
   const onEventRef = useRef(onEvent);
@@ -57,6 +66,7 @@ export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function
       theme: themeRef.current,
       features: hasFeatures ? { chat, participants, screenshare } : undefined,
       onEvent: (event) => onEventRef.current?.(event),
+      readyTimeoutMs,
     });
     meetingRef.current = meeting;
     return () => {
@@ -64,7 +74,7 @@ export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function
       if (meetingRef.current === meeting) meetingRef.current = null;
     };
     // `features` counts by its values, so a new object with the same values (a literal in the props) does not reload the room.
-  }, [baseUrl, meetingCode, joinToken, name, locale, hasFeatures, chat, participants, screenshare]);
+  }, [baseUrl, meetingCode, joinToken, name, locale, hasFeatures, chat, participants, screenshare, readyTimeoutMs]);
 
   useEffect(() => {
     if (theme === themeRef.current) return;

@@ -29,3 +29,13 @@ export function embedUrl(parts: EmbedUrlParts): string {
   for (const feature of FEATURE_NAMES) if (parts.features?.[feature] === false) query.push(`${feature}=0`);
   return `${parts.baseUrl}/${locale}/embed/m/${encodeURIComponent(parts.meetingCode ?? '')}?${query.join('&')}`;
 }
+
+/**
+ * The service's answer to whether this page may frame the room: `{baseUrl}/embed/frame-check?code=|token=&origin=`.
+ * The browser's `Origin` header decides; `origin` is used only when a same-origin request carries none.
+ */
+export function frameCheckUrl(parts: Pick<EmbedUrlParts, 'baseUrl' | 'hostOrigin' | 'meetingCode' | 'joinToken'>): string {
+  const target =
+    parts.joinToken !== undefined ? `token=${encodeURIComponent(parts.joinToken)}` : `code=${encodeURIComponent(parts.meetingCode ?? '')}`;
+  return `${parts.baseUrl}/embed/frame-check?${target}&origin=${encodeURIComponent(parts.hostOrigin)}`;
+}

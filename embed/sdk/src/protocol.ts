@@ -32,6 +32,13 @@ export interface EmbedFeatures {
 /** Why the room is not available: the meeting does not exist, has ended or was cancelled; or the embed itself was refused. */
 export type EmbedErrorReason = 'not_found' | 'ended' | 'cancelled' | 'token_invalid' | 'token_expired' | 'origin_not_allowed';
 
+/**
+ * Errors only the SDK reports (the room cannot post them): `timeout` when the room has not said `ready` within the
+ * `readyTimeoutMs` option. (`origin_not_allowed` and `token_invalid` for a frame the browser refused also come from the
+ * SDK, which asks the service; they keep the room's names.)
+ */
+export type EmbedSdkErrorReason = 'timeout';
+
 /** Why the local participant left the room. */
 export type EmbedLeftReason = 'left' | 'removed' | 'meeting-ended' | 'denied' | 'replaced';
 
@@ -46,7 +53,8 @@ export interface EmbedEventMap {
   recording: { active: boolean; mode: 'started' | 'stopped' };
   /** The local microphone (`audio`) or camera (`video`) was switched on or off. */
   media: { kind: 'audio' | 'video'; on: boolean };
-  error: { reason: EmbedErrorReason; message: string };
+  /** The room is not available or the embed was refused (from the room, or from the SDK when the room cannot say). */
+  error: { reason: EmbedErrorReason | EmbedSdkErrorReason; message: string };
 }
 
 /** An event type. */

@@ -1,4 +1,4 @@
-import { embedUrl } from './embed-url.js';
+import { embedUrl, frameCheckUrl } from './embed-url.js';
 import {
   EMBED_EVENT_TYPES,
   EMBED_PROTOCOL_VERSION,
@@ -7,6 +7,7 @@ import {
   type EmbedCommand,
   type EmbedCommandMap,
   type EmbedCommandType,
+  type EmbedErrorReason,
   type EmbedEvent,
   type EmbedEventType,
   type EmbedFeatures,
@@ -32,8 +33,13 @@ export interface SvcMeetingOptions {
   theme?: EmbedTheme;
   /** Parts of the room to switch off (with `meetingCode` only; a token carries its own). */
   features?: EmbedFeatures;
-  /** Receives every event the room posts. */
+  /** Receives every event the room posts, and the `error` events the SDK itself reports. */
   onEvent?: (event: EmbedEvent) => void;
+  /**
+   * How long to wait for the room's `ready` before reporting `error` with reason `timeout`, in milliseconds
+   * (default 15000; 0 never reports it).
+   */
+  readyTimeoutMs?: number;
 }
 
 /** A handler of one event type. */
@@ -45,6 +51,12 @@ export const IFRAME_ALLOW = 'camera; microphone; display-capture; autoplay; full
 /** The room's colour schemes. */
 const THEMES: readonly EmbedTheme[] = ['light', 'dark', 'system'];
 
+/** How long `ready` may take by default before the SDK reports `timeout`. */
+export const DEFAULT_READY_TIMEOUT_MS = 15_000;
+
+/** The refusals the service's frame check can name (a refused frame itself shows only the browser's error page). */
+const FRAME_REFUSALS: readonly EmbedErrorReason[] = ['origin_not_allowed', 'token_invalid'];
+
 /** A meeting room shown in an iframe inside `container`, and the channel to it (postMessage protocol v1). */
 export class SvcMeeting {
   /** The room's iframe (removed from the page by `destroy()`). */
@@ -55,6 +67,9 @@ export class SvcMeeting {
   #pendingCommands: EmbedCommand[] = [];
   #ready = false;
   #destroyed = false;
+  /** Whether the room has posted anything yet, or the SDK reported an error of its own: no further SDK error then. */
+  #settled = false;
+  #readyTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Checks the options, adds the iframe to the container and starts listening to the room. Throws on invalid options. */
   constructor(options: SvcMeetingOptions) {
@@ -70,6 +85,9 @@ export class SvcMeeting {
     checkFeatures(options.features);
     if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
       throw new TypeError('SvcMeeting: onEvent must be a function');
+    const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    if (typeof readyTimeoutMs !== 'number' || !Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0)
+      throw new TypeError('SvcMeeting: readyTimeoutMs must be a number of milliseconds, 0 or more');
 
     this.#roomOrigin = new URL(baseUrl).origin;
     this.#onEvent = options.onEvent;
@@ -92,6 +110,14 @@ export class SvcMeeting {
     this.iframe = iframe;
     window.addEventListener('message', this.#receive);
     container.appendChild(iframe);
+    if (readyTimeoutMs > 0) {
+      const seconds = Math.round(readyTimeoutMs / 100) / 10;
+      this.#readyTimer = setTimeout(
+        () => this.#reportError('timeout', `The meeting room did not load within ${seconds} s (no "ready" from ${this.#roomOrigin}).`),
+        readyTimeoutMs,
+      );
+    }
+    this.#checkFrame(frameCheckUrl({ baseUrl, hostOrigin: window.location.origin, meetingCode, joinToken }));
   }
 
   /** Calls `handler` with each event of `type`; returns a function that stops it. */
@@ -138,6 +164,7 @@ export class SvcMeeting {
     if (this.#destroyed) return;
     this.#destroyed = true;
     window.removeEventListener('message', this.#receive);
+    clearTimeout(this.#readyTimer);
     this.iframe.remove();
     this.#handlers.clear();
     this.#pendingCommands = [];
@@ -161,6 +188,8 @@ export class SvcMeeting {
     if (message.origin !== this.#roomOrigin) return;
     if (!isEmbedMessage(message.data, 'event') || !EMBED_EVENT_TYPES.includes(message.data.type as EmbedEventType)) return;
     const event = message.data as EmbedEvent;
+    this.#settled = true;
+    clearTimeout(this.#readyTimer);
     if (event.type === 'ready') {
       this.#ready = true;
       const pending = this.#pendingCommands;
@@ -169,6 +198,36 @@ export class SvcMeeting {
     }
     this.#deliver(event);
   };
+
+  /**
+   * A browser refuses a frame its page may not show without telling the parent, so the SDK asks the service the same
+   * question (one small CORS request) and reports a refusal as `error`. Any failure of the check itself is ignored:
+   * the room's own events, or the timeout, still speak.
+   */
+  #checkFrame(url: string): void {
+    if (typeof fetch !== 'function') return;
+    fetch(url, { mode: 'cors', credentials: 'omit', cache: 'no-store' })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((check: { framable?: unknown; reason?: unknown } | null) => {
+        if (check?.framable !== false || !FRAME_REFUSALS.includes(check.reason as EmbedErrorReason)) return;
+        const reason = check.reason as 'origin_not_allowed' | 'token_invalid';
+        this.#reportError(
+          reason,
+          reason === 'origin_not_allowed'
+            ? `This page's origin (${window.location.origin}) is not on the meeting's allowed embed origins; add it with PUT /meetings/{code}/embed-origins.`
+            : 'The embed token is not valid (changed, cut short, or signed by another service).',
+        );
+      })
+      .catch(() => undefined);
+  }
+
+  /** Delivers an `error` event of the SDK's own, once, unless the room has spoken or the instance is destroyed. */
+  #reportError(reason: EmbedErrorReason | 'timeout', message: string): void {
+    if (this.#destroyed || this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#readyTimer);
+    this.#deliver({ source: EMBED_SOURCE, v: EMBED_PROTOCOL_VERSION, dir: 'event', type: 'error', reason, message });
+  }
 
   /** Calls `onEvent` and the handlers of the event's type; a throwing handler is reported and does not stop the others. */
   #deliver(event: EmbedEvent): void {

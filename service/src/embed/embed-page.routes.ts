@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
+import type { RateLimitSettings } from '../config';
+import { RateLimiter, rateLimit } from '../http/rate-limit';
 import { ROOM_PAGE_DIR, roomPageHeaders } from '../rooms/room-page.routes';
+import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { EmbedPage, EmbedPageRequest, EmbedService } from './embed.service';
 import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
@@ -14,9 +17,16 @@ const LOCALE = new RegExp(EMBED_LOCALE_PATTERN);
 /**
  * The embedded room: `/<locale>/embed/<token>` and `/<locale>/embed/m/<code>` serve the room page (the same
  * app as /m/<code>) framable only by the meeting's allowed origins, with its embed config in a meta tag;
- * `/embed/svc-embed.js` is the SDK's script-tag build.
+ * `/embed/svc-embed.js` is the SDK's script-tag build; `/embed/frame-check` tells the SDK whether its page may frame
+ * the room (limited per client address like the room page's API).
  */
-export function embedPageRouter(embed: EmbedService, pageDir: string = ROOM_PAGE_DIR, scriptFile: string = EMBED_SCRIPT_FILE): Router {
+export function embedPageRouter(
+  embed: EmbedService,
+  limits: RateLimitSettings,
+  clock: Clock,
+  pageDir: string = ROOM_PAGE_DIR,
+  scriptFile: string = EMBED_SCRIPT_FILE,
+): Router {
   const router = Router();
   let template: string | undefined;
 
@@ -25,6 +35,21 @@ export function embedPageRouter(embed: EmbedService, pageDir: string = ROOM_PAGE
     res.sendFile(scriptFile, (error) => {
       if (error && !res.headersSent) res.status(404).type('text/plain').send('The embed SDK is not built; run `npm run build`');
     });
+  });
+
+  // Any page may ask (CORS *), about its own origin only: a browser's fetch names it in `Origin`, which a page cannot forge.
+  // `?origin=` is used when a same-origin request carries no Origin header.
+  router.get('/embed/frame-check', rateLimit(new RateLimiter(limits, clock), clock), (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const code = typeof query.code === 'string' && query.code !== '' ? query.code : undefined;
+    const token = typeof query.token === 'string' && query.token !== '' ? query.token : undefined;
+    if ((code === undefined) === (token === undefined)) {
+      throw AppError.invalid([{ param: code === undefined ? 'code' : 'token', message: 'give either code or token' }]);
+    }
+    const origin = req.get('origin') ?? (typeof query.origin === 'string' ? query.origin : null);
+    res
+      .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', Vary: 'Origin' })
+      .json(embed.frameCheck(token !== undefined ? { token } : { code: code! }, origin));
   });
 
   // Another first segment is not an embed URL: 404 before any page is worked out.

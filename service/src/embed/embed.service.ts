@@ -33,6 +33,13 @@ export interface EmbedPageRequest {
   name?: string;
 }
 
+/** Whether the embed page would let a page at some origin frame it (`GET /embed/frame-check`, asked by the SDK). */
+export interface EmbedFrameCheck {
+  framable: boolean;
+  /** Why not: the SDK reports it as its `error` event, since a refused frame can post nothing itself. */
+  reason: Extract<EmbedPageError, 'origin_not_allowed' | 'token_invalid'> | null;
+}
+
 /** Embedding: each meeting's allowed parent origins, embed tokens, and what the embed page may show to whom. */
 export class EmbedService {
   constructor(
@@ -123,6 +130,18 @@ export class EmbedService {
       error: unavailability(meeting),
     };
     return this.page(allowed, config, 200);
+  }
+
+  /**
+   * Whether a page at `origin` may frame the embed page of `target` (the same decision as its frame-ancestors):
+   * a browser refuses a frame silently, so the SDK asks this to tell its host page why nothing shows.
+   */
+  frameCheck(target: { code: string } | { token: string }, origin: string | null): EmbedFrameCheck {
+    const request = { parentOrigin: origin };
+    const page = 'token' in target ? this.pageForToken(target.token, request) : this.pageForCode(target.code, request);
+    if (page.config.error === 'token_invalid') return { framable: false, reason: 'token_invalid' };
+    if (page.frameAncestors === '*' || page.config.parentOrigin !== null) return { framable: true, reason: null };
+    return { framable: false, reason: 'origin_not_allowed' };
   }
 
   private page(allowed: string[], config: EmbedPageConfig, status: number): EmbedPage {

@@ -231,6 +231,39 @@ describe('embedding through the API and the embed page', () => {
     expect((await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { embed: token } })).status).toBe(401);
   });
 
+  it('tells any page (CORS) whether its own origin may frame a meeting, by the Origin header before ?origin=', async () => {
+    const m = seedMeeting(t);
+    await putOrigins(m.code, ['http://localhost:3000', 'http://*.localhost:3000']);
+    const check = (query: string, origin?: string) =>
+      t.request('GET', `/embed/frame-check?${query}`, { headers: origin ? { origin } : {} });
+    const allowed = await check(`code=${m.code}`, 'http://localhost:3000');
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toEqual({ framable: true, reason: null });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    expect(allowed.headers.get('cache-control')).toBe('no-store');
+    expect((await check(`code=${m.code}`, 'http://app.localhost:3000')).body).toEqual({ framable: true, reason: null });
+    for (const origin of ['http://localhost:3001', 'https://localhost:3000', 'null']) {
+      expect([origin, (await check(`code=${m.code}`, origin)).body]).toEqual([origin, { framable: false, reason: 'origin_not_allowed' }]);
+    }
+    // The header a browser sets wins over what the query claims; without a header the query is used.
+    expect((await check(`code=${m.code}&origin=http%3A%2F%2Flocalhost%3A3000`, 'http://evil.localhost.example')).body.framable).toBe(false);
+    expect((await check(`code=${m.code}&origin=http%3A%2F%2Flocalhost%3A3000`)).body.framable).toBe(true);
+
+    const token = tokenOf((await mint({ meeting: m.code, name: 'Ann' })).body.embed_url);
+    expect((await check(`token=${token}`, 'http://localhost:3000')).body).toEqual({ framable: true, reason: null });
+    expect((await check(`token=${token}`, 'http://localhost:3001')).body).toEqual({ framable: false, reason: 'origin_not_allowed' });
+    expect((await check(`token=${token}x`, 'http://localhost:3000')).body).toEqual({ framable: false, reason: 'token_invalid' });
+    // Nothing to protect behind an unknown code: its page (which says so) may be framed by anyone.
+    expect((await check('code=zzz-zzzz-zzz', 'http://localhost:3001')).body).toEqual({ framable: true, reason: null });
+    const empty = seedMeeting(t);
+    expect((await check(`code=${empty.code}`, 'http://localhost:3000')).body).toEqual({ framable: false, reason: 'origin_not_allowed' });
+
+    for (const query of ['', `code=${m.code}&token=${token}`]) {
+      const bad = await check(query, 'http://localhost:3000');
+      expect([bad.status, bad.body.code]).toEqual([400, 'validation_failed']);
+    }
+  });
+
   it('serves bare-code embeds with the name and switched-off features of the URL, and says why a meeting is unavailable', async () => {
     const m = seedMeeting(t);
     await putOrigins(m.code, ['http://localhost:3000']);
