@@ -2,7 +2,8 @@ import type { Logger } from '../shared/logger';
 import type { RoomsService } from './rooms.service';
 
 /**
- * Ends live meetings once nobody has been in them for the grace period (SVC_ROOM_EMPTY_GRACE_SECONDS).
+ * Ends live meetings once nobody has been in them for the grace period (SVC_ROOM_EMPTY_GRACE_SECONDS), or
+ * puts one that emptied before its scheduled start back to scheduled (an early visit ends nothing).
  * The state is in SQLite (participants' left_at), so a restart in the middle of a grace period loses
  * nothing: the meeting ends on time after the restart.
  */
@@ -15,7 +16,7 @@ export class EmptyRoomsWorker {
     private readonly logger: Logger,
   ) {}
 
-  /** Ends the meetings whose grace period is over; returns how many. */
+  /** Ends (or returns to scheduled) the meetings whose grace period is over; returns how many. */
   runOnce(): number {
     return this.rooms.endEmptyMeetings();
   }
@@ -26,7 +27,8 @@ export class EmptyRoomsWorker {
     this.timer = setInterval(() => {
       try {
         const ended = this.runOnce();
-        if (ended > 0) this.logger.info('ended empty meetings', { meetings: ended });
+        if (ended > 0)
+          this.logger.info('closed empty meetings (ended, or back to scheduled when emptied before their start)', { meetings: ended });
       } catch (error) {
         this.logger.error('could not end empty meetings', { error: (error as Error).message });
       }

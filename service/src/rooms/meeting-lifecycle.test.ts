@@ -1,11 +1,4 @@
-import {
-  hostRoomCredential,
-  joinRoom,
-  seedMeeting,
-  startTestServer,
-  type RoomClient,
-  type TestServer,
-} from '@svc/service/testing';
+import { hostRoomCredential, joinRoom, seedMeeting, startTestServer, type RoomClient, type TestServer } from '@svc/service/testing';
 import { isoAt } from '../shared/clock';
 import { createLogger } from '../shared/logger';
 import { EmptyRoomsWorker } from './empty-rooms.worker';
@@ -84,6 +77,30 @@ describe('a scheduled meeting before its time', () => {
     const { client } = await joinRoom((await guestCredential(meeting.code)).body);
     expect((await meetingRecord(meeting.id)).status).toBe('live');
     client.close();
+  });
+
+  it('holds webinar registrants and embedded guests to the same opening; a host link opens the room at any time', async () => {
+    const startsAt = Math.ceil((t.clock.now() + DAY) / 60_000) * 60_000;
+    const webinar = seedMeeting(t, { title: 'Launch', kind: 'webinar', slug: `early-${startsAt}`, scheduled_at: isoAt(startsAt) });
+    const registration = await t.request('POST', `/api/v1/public/webinars/${webinar.slug}/registrations`, {
+      key,
+      body: { email: 'early@example.com', name: 'Early Registrant' },
+    });
+    const invite = new URL(registration.body.join_url).searchParams.get('invite');
+    const asRegistrant = await t.request('POST', `/rooms/v1/${webinar.code}/credentials`, { body: { invite } });
+    expect(asRegistrant.body).toMatchObject({ code: 'meeting_unavailable', reason: 'not_open', starts_at: isoAt(startsAt) });
+    const embed = await t.request('POST', '/api/v1/public/embed/tokens', { key, body: { meeting: webinar.code, name: 'Embedded' } });
+    expect(embed.status).toBe(201);
+    const asEmbedded = await t.request('POST', `/rooms/v1/${webinar.code}/credentials`, { body: { embed: embed.body.token } });
+    expect(asEmbedded.body.reason).toBe('not_open');
+
+    expect((await hostRoomCredential(t, key, webinar)).role).toBe('host');
+    expect((await meetingRecord(webinar.id)).status).toBe('scheduled');
+    t.clock.set(startsAt - 10 * 60_000);
+    expect((await t.request('POST', `/rooms/v1/${webinar.code}/credentials`, { body: { invite } })).body).toMatchObject({
+      role: 'guest',
+      name: 'Early Registrant',
+    });
   });
 
   it('follows the meeting’s own join_before_start_minutes, set on creation or by PATCH', async () => {
