@@ -320,6 +320,7 @@ export const COMMANDS: CliCommand[] = [
     name: 'project sql',
     args: '"SQL"',
     summary: 'Runs SQL as the database owner; prints the last statement’s rows as JSON.',
+    details: 'Then warns on stderr, in one line, about public tables with row-level security off (the anon key reads and writes them).',
     options: { file: { type: 'string', short: 'f', value: 'FILE', help: 'Read the SQL from FILE instead of the argument.' } },
     runAlone: runProject,
   },

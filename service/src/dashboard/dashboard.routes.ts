@@ -17,6 +17,7 @@ import { AppError } from '../shared/errors';
 import { canManage } from '../identity/roles';
 import { objectValidator } from '../shared/validation';
 import type { DashboardService } from './dashboard.service';
+import { projectTablesRouter } from './project-tables.routes';
 import { inviteAcceptRouter, MANAGING_PATHS, requireManagingRole, teamRouter } from './team.routes';
 
 /** The session cookie's name. */
@@ -222,6 +223,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     const iat = Math.floor(services.clock.now() / 1000);
     res.json({ token: projectOf(deps).signToken({ sub, role: 'authenticated', aud: 'authenticated', iat, exp: iat + 3600 }) });
   });
+  router.use(projectTablesRouter(() => projectOf(deps)));
   router.post('/project/sql', async (req, res) => {
     const { sql } = parseSql(req.body);
     try {

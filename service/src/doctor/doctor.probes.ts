@@ -6,8 +6,12 @@ import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { findOnPath } from '../config';
+import { findOnPath, type Config } from '../config';
 import { recordingUnavailableReason } from '../media/recorder';
+import { ProjectDatabase } from '../project/project.database';
+import { openProjectDriver } from '../project/project.driver';
+import { TABLES_RLS_SQL, tablesOf, type TableRls } from '../project/project.rls';
+import { localSqlPath, sendLocalSql } from '../project/project.socket';
 
 /** What `svc doctor` asks of the machine; the checks take these, so tests can replace what is outside our control (DNS, the disk's size). */
 export interface DoctorProbes {
@@ -30,9 +34,12 @@ export interface DoctorProbes {
   addresses(): string[];
   /** Epoch milliseconds. */
   now(): number;
+  /** The project database's public tables with their RLS flag; undefined when there is no project database yet. */
+  projectTables(config: Config): Promise<TableRls[] | undefined>;
 }
 
 const PROBE_TIMEOUT_MS = 2_000;
+const PROJECT_PROBE_TIMEOUT_MS = 15_000;
 
 /** The real machine. */
 export function systemProbes(): DoctorProbes {
@@ -55,7 +62,26 @@ export function systemProbes(): DoctorProbes {
         .flat()
         .flatMap((a) => (a ? [a.address] : [])),
     now: () => Date.now(),
+    projectTables: (config) => projectTables(config),
   };
+}
+
+/** Asks a running service through its socket, else opens the database itself (a server, or PGlite's directory if it exists). */
+async function projectTables(config: Config): Promise<TableRls[] | undefined> {
+  if (!config.project.databaseUrl) {
+    try {
+      return tablesOf((await sendLocalSql(localSqlPath(config.dataDir), TABLES_RLS_SQL, PROJECT_PROBE_TIMEOUT_MS))[0]);
+    } catch (err) {
+      if (!['ENOENT', 'ECONNREFUSED'].includes(String((err as NodeJS.ErrnoException).code))) throw err;
+    }
+    if (!fs.existsSync(ProjectDatabase.dataDirOf(config.dataDir))) return undefined;
+  }
+  const driver = await openProjectDriver({ databaseUrl: config.project.databaseUrl, dataDir: ProjectDatabase.dataDirOf(config.dataDir) });
+  try {
+    return tablesOf((await driver.script(TABLES_RLS_SQL))[0]);
+  } finally {
+    await driver.close();
+  }
 }
 
 function bindTcp(ip: string, port: number): Promise<string | null> {

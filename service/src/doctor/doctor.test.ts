@@ -7,8 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../config';
+import { PROJECT_DRIVERS, startTestProject } from '../testing';
+import { serveLocalSql } from '../project/project.socket';
 import {
   checkAnnouncedIp,
+  checkProjectTables,
   checkBaseUrl,
   checkDisk,
   checkRtcPorts,
@@ -324,6 +327,50 @@ describe('announced IP, tools and disk', () => {
   });
 });
 
+describe.each(PROJECT_DRIVERS)('project tables on %s', (kind) => {
+  it('warns about public tables without row-level security, through a running service’s socket or the database itself', async () => {
+    const p = await startTestProject(kind);
+    try {
+      const env = baseEnv({ SVC_DATA_DIR: p.dataDir, ...(p.databaseUrl ? { SVC_PROJECT_DATABASE_URL: p.databaseUrl } : {}) });
+      const config = loadConfig(env);
+      await p.sql(
+        'create table doctor_open(id int); create table doctor_closed(id int); alter table doctor_closed enable row level security',
+      );
+      // As beside a running service: PGlite is held by it, so the check asks through its socket.
+      const socket = kind === 'pglite' ? await serveLocalSql(p.project, p.dataDir) : undefined;
+      try {
+        const found = await checkProjectTables(config, probes());
+        expect(found).toMatchObject({ name: 'project tables', status: 'warn', fix: expect.stringContaining('Enable RLS') });
+        expect(found.message).toMatch(
+          /^1 table has row-level security off, so anyone with the anon key reads and writes it: public\.doctor_open\./,
+        );
+        await p.sql('alter table doctor_open enable row level security');
+        expect(await checkProjectTables(config, probes())).toEqual({
+          name: 'project tables',
+          status: 'ok',
+          message: '2 public tables, all with row-level security on',
+        });
+        await p.sql('create table "doctor ""quoted"""(id int)');
+        expect((await checkProjectTables(config, probes())).message).toContain(
+          'alter table "public"."doctor ""quoted""" enable row level security',
+        );
+      } finally {
+        await socket?.close();
+      }
+      if (kind === 'pglite') {
+        // No service: the check opens the embedded database itself.
+        await p.project.close();
+        expect(await checkProjectTables(config, probes())).toMatchObject({
+          status: 'warn',
+          message: expect.stringContaining('public.doctor "quoted"'),
+        });
+      }
+    } finally {
+      await p.close();
+    }
+  }, 180_000);
+});
+
 describe('svc doctor (the CLI)', () => {
   const run = promisify(execFile);
   const tsx = require.resolve('tsx/cli');
@@ -357,7 +404,7 @@ describe('svc doctor (the CLI)', () => {
     try {
       const { code, lines } = await doctor(env);
       expect(code).toBe(1);
-      expect(lines).toHaveLength(11);
+      expect(lines).toHaveLength(12);
       for (const line of lines.slice(0, -1)) expect(line).toMatch(/^(ok {2}|WARN|FAIL) {2}[^:]+: \S/);
       expect(lines).toEqual([
         expect.stringMatching(/^WARN {2}base URL: https:\/\/localhost is this machine only.* -> fix: set SVC_BASE_URL/),
@@ -370,6 +417,7 @@ describe('svc doctor (the CLI)', () => {
         expect.stringMatching(/^(ok {4}ffmpeg: ffmpeg and ffprobe run|WARN {2}ffmpeg: Recording is unavailable)/),
         expect.stringMatching(/^(ok {4}|WARN {2})transcription: /),
         expect.stringMatching(/^(ok {4}|WARN {2}|FAIL {2})disk: .* GB free of /),
+        'ok    project tables: no project database yet',
         expect.stringMatching(/^[1-9]\d* to fix, \d+ to look at, \d+ fine$/),
       ]);
     } finally {

@@ -5,6 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { insecureBaseUrlWarning, type Config } from '../config';
 import type { DoctorProbes } from './doctor.probes';
 import { CertificateStore, tlsDir } from '../tls/certificate-store';
+import { rlsWarning } from '../project/project.rls';
 
 /** How a check came out: `fail` makes `svc doctor` exit 1. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -47,6 +48,7 @@ export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promi
     checkRecordingTools(probes),
     checkTranscription(input.config, probes),
     checkDisk(input.config, probes),
+    await checkProjectTables(input.config, probes),
   ];
 }
 
@@ -385,4 +387,26 @@ export function checkDisk(config: Config, probes: DoctorProbes): CheckResult {
   if (freeBytes < DISK_FAIL_BYTES) return fail(name, text, fix);
   if (freeBytes < DISK_WARN_BYTES || freeBytes < totalBytes * DISK_WARN_SHARE) return warn(name, text, fix);
   return ok(name, text);
+}
+
+/** Public tables of the project database without row-level security: the anon key, public by design, reads and writes them. */
+export async function checkProjectTables(config: Config, probes: DoctorProbes): Promise<CheckResult> {
+  const name = 'project tables';
+  let tables;
+  try {
+    tables = await probes.projectTables(config);
+  } catch (err) {
+    return warn(
+      name,
+      `could not read the project database (${err instanceof Error ? err.message : String(err)})`,
+      config.project.databaseUrl
+        ? 'check SVC_PROJECT_DATABASE_URL and that the server runs'
+        : 'run svc doctor again once the service is up',
+    );
+  }
+  if (!tables) return ok(name, 'no project database yet');
+  const warning = rlsWarning(tables);
+  if (warning)
+    return warn(name, warning, 'click "Enable RLS" on the dashboard\'s Project page, or run that statement with svc project sql');
+  return ok(name, `${tables.length} public ${tables.length === 1 ? 'table' : 'tables'}, all with row-level security on`);
 }

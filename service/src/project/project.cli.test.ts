@@ -53,6 +53,28 @@ describe('svc project', () => {
     expect(await run('sql')).toBe(2);
   });
 
+  it('sql warns on stderr, in one line, about public tables whose row-level security is off', async () => {
+    expect(
+      await run(
+        'sql',
+        'create table cli_open(id int); create table cli_guarded(id int); alter table cli_guarded enable row level security',
+      ),
+    ).toBe(0);
+    const warnings = err
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('svc: warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/row-level security off, so anyone with the anon key reads and writes them: .*public\.cli_open/);
+    expect(warnings[0]).not.toContain('cli_guarded');
+    err = [];
+    expect(await run('sql', 'alter table cli_open enable row level security; alter table cli_t enable row level security')).toBe(0);
+    expect(err.join('')).not.toContain('warning');
+    err = [];
+    expect(await run('sql', 'select 1 as one')).toBe(0);
+    expect(err.join('')).toBe('');
+  });
+
   it('sends SQL to a running service through its socket instead of opening the database a second time', async () => {
     const server = await serveLocalSql(p.project, p.dataDir);
     try {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ProjectDatabase } from './project.database';
 import type { SqlResult } from './project.driver';
 import { localSqlPath, sendLocalSql } from './project.socket';
+import { rlsWarning, TABLES_RLS_SQL, tablesOf } from './project.rls';
 import { API_ROLES, type ApiRole } from './project.setup';
 
 /** Usage of `svc project`. */
@@ -85,6 +86,11 @@ export async function runProjectCli(
       const last = results[results.length - 1];
       if (last && last.rows.length > 0) io.out(`${JSON.stringify(last.rows, null, 2)}\n`);
       else io.err(`ok (${last?.affectedRows ?? 0} rows affected)\n`);
+      const warning = await sqlBesideService(project, dataDir, TABLES_RLS_SQL).then(
+        (tables) => rlsWarning(tablesOf(tables[0])),
+        () => undefined,
+      );
+      if (warning) io.err(`svc: warning: ${warning}\n`);
       return 0;
     }
     default:
