@@ -3,6 +3,8 @@ import express, { Router } from 'express';
 import { pageSecurityHeaders } from '../dashboard/dashboard-pages.routes';
 import { openApiDocument } from './openapi.document';
 
+const DOCUMENT_TTL_MS = 3_600_000;
+
 const consoleHtml = (base: string) => `<!doctype html>
 <html lang="en">
 <head>
@@ -30,14 +32,19 @@ const consoleJs = (base: string) => `window.ui = SwaggerUIBundle({
  * Unauthenticated: the OpenAPI document and the interactive console, served from the swagger-ui-dist package. The
  * console keeps API keys in localStorage, so its page and scripts get the dashboard's strict headers (never framed).
  */
-export function docsRouter(basePath = '/api/v1/public'): Router {
+export function docsRouter(basePath = '/api/v1/public', now: () => number = Date.now): Router {
   const router = Router();
-  const documentJson = JSON.stringify(openApiDocument(basePath));
+  // Rebuilt every hour, so the examples' dates (tomorrow at 09:00 UTC) stay in the future.
+  let built = { atMs: now(), json: JSON.stringify(openApiDocument(basePath, now())) };
+  const documentJson = () => {
+    if (now() - built.atMs >= DOCUMENT_TTL_MS) built = { atMs: now(), json: JSON.stringify(openApiDocument(basePath, now())) };
+    return built.json;
+  };
   const html = consoleHtml(basePath);
   const js = consoleJs(basePath);
   const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(documentJson);
+    res.type('application/json').send(documentJson());
   });
   router.get('/docs', pageSecurityHeaders, (_req, res) => {
     res.type('html').send(html);

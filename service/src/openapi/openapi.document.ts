@@ -12,6 +12,7 @@ import { webinarsOpenApi } from '../webinars/registrations.openapi';
 import { eventsOpenApi } from '../events/events.openapi';
 import { webhooksOpenApi } from '../webhooks/webhooks.openapi';
 import { integrationsOpenApi } from '../integrations/integrations.openapi';
+import { withRequestExamples } from './openapi.examples';
 
 /** Each feature's paths and schemas, in the order the document lists them. */
 const FRAGMENTS = [
@@ -30,8 +31,8 @@ const FRAGMENTS = [
   integrationsOpenApi,
 ];
 
-/** The OpenAPI 3.1 description of the public REST API, served at /api/v1/public/openapi.json. */
-export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, unknown> {
+/** The OpenAPI 3.1 description of the public REST API, served at /api/v1/public/openapi.json; example dates are relative to `nowMs`. */
+export function openApiDocument(serverUrl = '/api/v1/public', nowMs = Date.now()): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -46,7 +47,7 @@ export function openApiDocument(serverUrl = '/api/v1/public'): Record<string, un
     tags: ['Identity', 'Meetings', 'Embed', 'Recordings', 'Transcripts', 'Webinars', 'Events', 'Webhooks', 'Integrations'].map((name) => ({
       name,
     })),
-    paths: Object.assign({}, ...FRAGMENTS.map((f) => f.paths)),
+    paths: withRequestExamples(Object.assign({}, ...FRAGMENTS.map((f) => f.paths)), nowMs),
     components: {
       securitySchemes: {
         bearerAuth: {
