@@ -155,7 +155,7 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
   });
 
   it('on a phone: the panels leave the REC badge in sight and follow the dark theme, your tile is small and last, Record is labelled', async () => {
-    const { host, guest } = await hostAndGuest('Phone call', { host: PHONE });
+    const { host, guest } = await hostAndGuest('Quarterly planning with the whole product and design team', { host: PHONE });
     const page = host.page;
     await guest.page.getByTestId('open-chat').click();
     await guest.page.getByTestId('chat-input').fill('Notes are at https://example.com/notes');
