@@ -270,7 +270,8 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     const { meeting, host, guest } = await hostAndGuest('Invite check');
     const guestLink = `${svc.url}/m/${meeting.code}`;
     for (const { page, context } of [host, guest]) {
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+      // Granting sets the origin's whole list: without camera and microphone in it, Chromium stops the running capture.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: svc.url });
       await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.writeText('before'));
       await page.getByRole('button', { name: 'Copy the link for guests' }).click();
       await page.getByTestId('link-copied').waitFor({ state: 'visible' });
