@@ -19,6 +19,7 @@ import { objectValidator } from '../shared/validation';
 import type { DashboardService } from './dashboard.service';
 import { projectTablesRouter } from './project-tables.routes';
 import { inviteAcceptRouter, MANAGING_PATHS, requireManagingRole, teamRouter } from './team.routes';
+import { dashboardMeetingsRouter } from './dashboard-meetings.routes';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'svc_session';
@@ -173,6 +174,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
   router.get('/meetings/:id/registrations', (req, res) => {
     res.json(services.registrations.list(req.principal!, String(req.params.id), parsePageRequest(req)));
   });
+  router.use(dashboardMeetingsRouter(services, config.baseUrl));
 
   router.post('/integrations/:id/test', async (req, res) => {
     const integration = services.integrationsRepo.findAny(String(req.params.id));

@@ -28,6 +28,8 @@ export class JobsRepo {
   private readonly nextDueStmt;
   private readonly listStmt;
   private readonly retryStmt;
+  private readonly latestTranscribeStmt;
+  private readonly latestSummarizeStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO jobs (id, kind, payload, status, attempt_count, next_run_at, lease_until,
@@ -49,6 +51,12 @@ export class JobsRepo {
     );
     this.retryStmt = db.prepare(`UPDATE jobs SET status = 'pending', attempt_count = 0, next_run_at = ?, completed_at = NULL
       WHERE id = ? AND status = 'failed'`);
+    // The expressions and the kind match the partial indexes of migration 0020, so these are index lookups.
+    this.latestTranscribeStmt = db.prepare<[string], JobRow>(`SELECT * FROM jobs WHERE kind = 'transcribe'
+      AND json_extract(payload, '$.recording_id') IN (SELECT id FROM recordings WHERE meeting_id = ?)
+      ORDER BY created_at DESC, id DESC LIMIT 1`);
+    this.latestSummarizeStmt = db.prepare<[string], JobRow>(`SELECT * FROM jobs WHERE kind = 'summarize'
+      AND json_extract(payload, '$.meeting_id') = ? ORDER BY created_at DESC, id DESC LIMIT 1`);
     this.nextDueStmt = db.prepare<[], { at: number | null }>("SELECT min(next_run_at) AS at FROM jobs WHERE status = 'pending'");
   }
 
@@ -91,6 +99,16 @@ export class JobsRepo {
   /** Makes a failed job pending again at `now` with no attempts counted; false when it is not failed. */
   retry(id: string, now: number): boolean {
     return this.retryStmt.run(now, id).changes === 1;
+  }
+
+  /** The newest `transcribe` job of any recording of a meeting, or undefined when none was queued. */
+  latestTranscribeOf(meetingId: string): JobRow | undefined {
+    return this.latestTranscribeStmt.get(meetingId);
+  }
+
+  /** The newest `summarize` job of a meeting, or undefined when none was queued. */
+  latestSummarizeOf(meetingId: string): JobRow | undefined {
+    return this.latestSummarizeStmt.get(meetingId);
   }
 
   /** Epoch ms of the earliest pending job, or null when none waits. */

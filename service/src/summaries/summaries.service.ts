@@ -25,6 +25,11 @@ export class SummariesService {
     return summary;
   }
 
+  /** The stored summary of a meeting, for callers that already checked access; undefined until it exists. */
+  stored(meetingId: string): Summary | undefined {
+    return this.repo.find(meetingId);
+  }
+
   /** Summaries of the meetings the principal can read, newest meeting first: up to `page.limit + 1`, for `toPage`. */
   list(principal: Principal, page: PageRequest): Summary[] {
     return this.repo.list(principal.organizationIds, page.after, page.limit + 1);
