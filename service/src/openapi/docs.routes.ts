@@ -9,6 +9,8 @@ const consoleHtml = (base: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
   <title>svc API console</title>
   <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
 </head>
@@ -19,7 +21,12 @@ const consoleHtml = (base: string) => `<!doctype html>
 </body>
 </html>`;
 
-const consoleJs = (base: string) => `window.ui = SwaggerUIBundle({
+// Swagger UI styles html.dark-mode; the console follows the system's light or dark setting, also when it changes.
+const consoleJs = (base: string) => `const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
+const followScheme = () => document.documentElement.classList.toggle('dark-mode', darkScheme.matches);
+followScheme();
+darkScheme.addEventListener('change', followScheme);
+window.ui = SwaggerUIBundle({
   url: '${base}/openapi.json',
   dom_id: '#console',
   deepLinking: true,
