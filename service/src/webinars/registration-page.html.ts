@@ -129,7 +129,7 @@ export function renderRegistrationPage(locale: PageLocale, view: RegistrationPag
 <main>
 ${body}
 </main>
-<nav aria-label="Language">${languages}</nav>
+<nav aria-label="${t('lang.choose')}">${languages}</nav>
 <script>${SCRIPT}</script>
 </body>
 </html>

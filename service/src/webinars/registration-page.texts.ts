@@ -7,6 +7,7 @@ export type PageLocale = (typeof PAGE_LOCALES)[number];
 /** The registration page's English texts; every other language has exactly these keys. */
 const en = {
   'lang.name': 'English',
+  'lang.choose': 'Language',
   eyebrow: 'Webinar registration',
   'title.register': 'Register: {title}',
   'title.registered': 'Registered: {title}',
@@ -48,6 +49,7 @@ export type PageMessageKey = keyof typeof en;
 
 const de: Record<PageMessageKey, string> = {
   'lang.name': 'Deutsch',
+  'lang.choose': 'Sprache',
   eyebrow: 'Anmeldung zum Webinar',
   'title.register': 'Anmelden: {title}',
   'title.registered': 'Angemeldet: {title}',
@@ -87,6 +89,7 @@ const de: Record<PageMessageKey, string> = {
 
 const fr: Record<PageMessageKey, string> = {
   'lang.name': 'Français',
+  'lang.choose': 'Langue',
   eyebrow: 'Inscription au webinaire',
   'title.register': 'S’inscrire : {title}',
   'title.registered': 'Inscrit : {title}',
