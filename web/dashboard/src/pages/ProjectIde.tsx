@@ -4,7 +4,7 @@ import { useGraphiQL, type GraphiQLPlugin } from '@graphiql/react';
 import { GraphiQL, type GraphiQLProps } from 'graphiql';
 import { useMemo, useState } from 'react';
 import { api, type Session } from '../api';
-import { Button, CopyField, ErrorNotice, Section, Table, useAction, useLoad } from '../ui';
+import { Badge, Button, CopyField, ErrorNotice, Section, Table, useAction, useLoad } from '../ui';
 import { collectionsOf } from './collections';
 
 interface ProjectInfo {
@@ -16,6 +16,12 @@ interface ProjectInfo {
 }
 
 type KeyChoice = 'anon' | 'service_role' | 'user';
+
+interface TableRls {
+  schema: string;
+  name: string;
+  rls_enabled: boolean;
+}
 
 function CollectionsList() {
   const schema = useGraphiQL((s) => s.schema);
@@ -53,6 +59,7 @@ export default function ProjectIde(_props: { session: Session }) {
   const [sub, setSub] = useState('00000000-0000-4000-8000-000000000001');
   const [userToken, setUserToken] = useState<string>();
   const mint = useAction();
+  const tables = useLoad(() => api<{ data: TableRls[] }>('GET', '/project/tables'), []);
   const info = project.data;
 
   const fetcher = useMemo<GraphiQLProps['fetcher']>(() => {
@@ -72,6 +79,7 @@ export default function ProjectIde(_props: { session: Session }) {
       <div className="page-head">
         <h1>Project</h1>
       </div>
+      <TablesSection tables={tables.data?.data} error={tables.error} onChange={tables.reload} />
       <Section title="GraphQL IDE">
         <div className="ide-bar">
           <label>
@@ -117,12 +125,63 @@ export default function ProjectIde(_props: { session: Session }) {
         <CopyField label="anon key" value={info.anon_key} />
         <CopyField label="service_role key (keep it on servers)" value={info.service_role_key} />
       </Section>
-      {info.can_run_sql && <SqlRunner />}
+      {info.can_run_sql && <SqlRunner onRun={tables.reload} />}
     </>
   );
 }
 
-function SqlRunner() {
+/** The public tables with their row-level security, and "Enable RLS" for a table the anon key can read and write. */
+function TablesSection({ tables, error, onChange }: { tables: TableRls[] | undefined; error: string | undefined; onChange: () => void }) {
+  const enable = useAction();
+  const open = tables?.filter((t) => !t.rls_enabled) ?? [];
+  return (
+    <Section title="Tables" id="project-tables">
+      <ErrorNotice error={error ?? enable.error} />
+      {open.length > 0 && (
+        <p className="notice notice-warn" role="status">
+          {open.length === 1 ? '1 table has' : `${open.length} tables have`} row-level security disabled: anyone with the anon key (public,
+          in your web pages) can read and write {open.length === 1 ? 'it' : 'them'}. Enable RLS, then add policies for what each role may
+          see.
+        </p>
+      )}
+      {!tables && !error && <p className="muted">Loading the tables…</p>}
+      {tables && tables.length === 0 && <p className="muted">No tables in the public schema yet.</p>}
+      {tables && tables.length > 0 && (
+        <Table headers={['Table', 'Row-level security', '']}>
+          {tables.map((t) => (
+            <tr key={t.name}>
+              <td>
+                <code>
+                  {t.schema}.{t.name}
+                </code>
+              </td>
+              <td>{t.rls_enabled ? <Badge tone="ok">RLS enabled</Badge> : <Badge tone="bad">RLS disabled</Badge>}</td>
+              <td>
+                {!t.rls_enabled && (
+                  <Button
+                    variant="primary"
+                    aria-label={`Enable RLS on ${t.schema}.${t.name}`}
+                    disabled={enable.pending}
+                    onClick={() =>
+                      enable.run(async () => {
+                        await api('POST', `/project/tables/${encodeURIComponent(t.name)}/enable-rls`);
+                        onChange();
+                      })
+                    }
+                  >
+                    Enable RLS
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Section>
+  );
+}
+
+function SqlRunner({ onRun }: { onRun: () => void }) {
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<{ rows: Record<string, unknown>[]; affectedRows: number }>();
   const run = useAction();
@@ -139,6 +198,7 @@ function SqlRunner() {
               sql,
             });
             setResult(res.results.at(-1) ?? { rows: [], affectedRows: 0 });
+            onRun();
           });
         }}
       >
