@@ -3,7 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The dashboard's page paths (client-side routes); each answers with the app's index.html. */
-export const DASHBOARD_PAGES = ['/', '/sign-in', '/meetings', '/meetings/:id', '/settings/developers', '/settings/integrations', '/ide'];
+export const DASHBOARD_PAGES = [
+  '/',
+  '/sign-in',
+  '/meetings',
+  '/meetings/:id',
+  '/settings/developers',
+  '/settings/integrations',
+  '/settings/team',
+  '/invite',
+  '/ide',
+];
 
 /**
  * No script but our own files (no inline scripts, no eval), never framed. Inline styles are allowed because the

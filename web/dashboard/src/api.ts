@@ -49,9 +49,14 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** A teammate's role: owners and admins manage the service, members see and host their organization's meetings. */
+export type Role = 'owner' | 'admin' | 'member';
+
 /** The signed-in session. */
 export interface Session {
-  user: { id: string; name: string; email: string };
+  user: { id: string; name: string; email: string; role: Role };
+  /** Whether the role manages keys, webhooks, integrations, the project database and the team (owners and admins). */
+  can_manage: boolean;
   organizations: { id: string; name: string }[];
   csrf_token: string;
   expires_at: string;

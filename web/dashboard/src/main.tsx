@@ -7,16 +7,21 @@ import { Integrations } from './pages/Integrations';
 import { MeetingPage } from './pages/Meeting';
 import { Meetings } from './pages/Meetings';
 import { SignIn } from './pages/SignIn';
-import { Button } from './ui';
+import { AcceptInvite } from './pages/AcceptInvite';
+import { Team } from './pages/Team';
+import { Badge, Button } from './ui';
 import './styles.css';
+import './team.css';
 
 const ProjectIde = lazy(() => import('./pages/ProjectIde'));
 
+// `manage`: shown to owners and admins only (the API refuses members there anyway).
 const NAV = [
-  { href: '/meetings', label: 'Meetings' },
-  { href: '/settings/developers', label: 'Developers' },
-  { href: '/settings/integrations', label: 'Integrations' },
-  { href: '/ide', label: 'Project' },
+  { href: '/meetings', label: 'Meetings', manage: false },
+  { href: '/settings/developers', label: 'Developers', manage: true },
+  { href: '/settings/integrations', label: 'Integrations', manage: true },
+  { href: '/ide', label: 'Project', manage: true },
+  { href: '/settings/team', label: 'Team', manage: true },
 ];
 
 function App() {
@@ -36,6 +41,16 @@ function App() {
     load();
   }, [load]);
 
+  if (path === '/invite') {
+    return (
+      <AcceptInvite
+        onAccepted={() => {
+          navigate('/meetings', { replace: true });
+          load();
+        }}
+      />
+    );
+  }
   if (session === undefined) return <p className="loading">Loading…</p>;
   if (session === null || path === '/sign-in') {
     return (
@@ -53,6 +68,7 @@ function App() {
     return null;
   }
   const meeting = /^\/meetings\/([^/]+)$/.exec(path);
+  const refused = !session.can_manage && NAV.some((n) => n.manage && path.startsWith(n.href));
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -61,14 +77,17 @@ function App() {
       <header className="top">
         <span className="brand">svc</span>
         <nav aria-label="Main">
-          {NAV.map((n) => (
+          {NAV.filter((n) => session.can_manage || !n.manage).map((n) => (
             <Link key={n.href} href={n.href} aria-current={path.startsWith(n.href) ? 'page' : undefined}>
               {n.label}
             </Link>
           ))}
         </nav>
         <div className="who">
-          <span title={session.user.email}>{session.user.email}</span>
+          <span className="who-email" title={`${session.user.name} <${session.user.email}>`}>
+            {session.user.email}
+          </span>
+          <Badge tone={session.user.role === 'member' ? 'muted' : 'info'}>{session.user.role}</Badge>
           <Button
             onClick={async () => {
               await api('POST', '/sign-out');
@@ -81,7 +100,12 @@ function App() {
         </div>
       </header>
       <main id="main" className={path === '/ide' ? 'wide' : undefined}>
-        {meeting ? (
+        {refused ? (
+          <p className="notice notice-error" role="alert">
+            Your role ({session.user.role}) does not include this page: owners and admins manage keys, webhooks, integrations, the project
+            and the team. <Link href="/meetings">Go to meetings</Link>.
+          </p>
+        ) : meeting ? (
           <MeetingPage id={decodeURIComponent(meeting[1]!)} session={session} />
         ) : path === '/meetings' ? (
           <Meetings session={session} />
@@ -89,6 +113,8 @@ function App() {
           <Developers session={session} />
         ) : path === '/settings/integrations' ? (
           <Integrations session={session} />
+        ) : path === '/settings/team' ? (
+          <Team session={session} />
         ) : path === '/ide' ? (
           <Suspense fallback={<p className="loading">Loading the GraphQL IDE…</p>}>
             <ProjectIde session={session} />
