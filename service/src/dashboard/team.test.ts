@@ -2,7 +2,10 @@ import type { Router } from 'express';
 import { publicRoutes } from '../app';
 import { dashboardClient, startTestServer, type TestServer } from '../testing';
 import type { Role } from '../identity/roles';
+import { createLogger } from '../shared/logger';
 import { dashboardApiRouter } from './dashboard.routes';
+
+const silent = createLogger('silent');
 import { INVITE_TTL_MS } from './team.service';
 
 const PASSWORD = 'long enough password';
@@ -248,11 +251,11 @@ describe('teammates: invitations, roles and removal', () => {
 
   it('the role matrix: every dashboard API route, for each role, allows or refuses with 403 problem+json', async () => {
     const router = dashboardApiRouter(
-      { config: t.config, services: t.services, logger: t.services.logger, project: t.project },
+      { config: t.config, services: t.services, logger: silent, project: t.project },
       publicRoutes({
         config: t.config,
         services: t.services,
-        logger: t.services.logger,
+        logger: silent,
       }),
     );
     const routes = routesOf(router);
