@@ -95,6 +95,8 @@ export class TeamService {
   invite(actor: TeamActor, input: { email: string; role: Role; organizationId?: string }): InviteView & { url: string } {
     this.assertMayGrant(actor, input.role, 'role');
     const email = input.email.trim();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320)
+      throw AppError.invalid([{ param: 'email', message: 'must be an email address' }]);
     if (this.users.findUserByEmail(email)) throw AppError.conflict(`${email} is already on the team`, { param: 'email' });
     const org = this.organizationFor(actor, input.organizationId);
     const now = this.clock.now();

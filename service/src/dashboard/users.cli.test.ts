@@ -35,6 +35,7 @@ describe('svc users: invite, list, set-role, remove', () => {
       err: expect.stringMatching(/--role must be one of owner, admin, member/),
     });
     expect(run('users', 'invite').code).toBe(1);
+    expect(run('users', 'invite', 'not an email')).toMatchObject({ code: 1, err: expect.stringMatching(/email must be an email address/) });
     expect(run('users', 'invite', 'owner@localhost').err).toMatch(/already on the team/);
     clock.advance(INVITE_TTL_MS);
     expect(run('users', 'list').out).not.toContain('guest@example.com');
