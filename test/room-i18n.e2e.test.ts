@@ -103,7 +103,7 @@ describe('the room page in German, French and English, light and dark', () => {
       'Mikrofon stummschalten',
       'Kamera ausschalten',
       'Bildschirm teilen',
-      'Link für Gäste kopieren',
+      'Einladen: Link für Gäste kopieren',
       'Personen (1)',
       'Chat',
       'Einstellungen',

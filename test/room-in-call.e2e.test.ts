@@ -273,7 +273,7 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
       // Granting sets the origin's whole list: without camera and microphone in it, Chromium stops the running capture.
       await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: svc.url });
       await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.writeText('before'));
-      await page.getByRole('button', { name: 'Copy the link for guests' }).click();
+      await page.getByRole('button', { name: 'Invite: copy the link for guests' }).click();
       await page.getByTestId('link-copied').waitFor({ state: 'visible' });
       expect(await page.getByTestId('link-copied').textContent()).toBe('Link copied');
       const copied = await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.readText());

@@ -167,7 +167,7 @@ export const de: Messages = {
 
   // In the call: invite, layout (issue 29 item 10)
   'room.invite': 'Einladen',
-  'room.inviteLabel': 'Link für Gäste kopieren',
+  'room.inviteLabel': 'Einladen: Link für Gäste kopieren',
   'room.linkCopied': 'Link kopiert',
   'room.inviteTitle': 'Personen einladen',
   'room.inviteText': 'Senden Sie diesen Link an die Personen, die Sie einladen möchten.',

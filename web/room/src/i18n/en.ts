@@ -168,7 +168,7 @@ export const en = {
 
   // In the call: invite, layout (issue 29 item 10)
   'room.invite': 'Invite',
-  'room.inviteLabel': 'Copy the link for guests',
+  'room.inviteLabel': 'Invite: copy the link for guests',
   'room.linkCopied': 'Link copied',
   'room.inviteTitle': 'Invite people',
   'room.inviteText': 'Send this link to the people you want to invite.',

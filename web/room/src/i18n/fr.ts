@@ -167,7 +167,7 @@ export const fr: Messages = {
 
   // In the call: invite, layout (issue 29 item 10)
   'room.invite': 'Inviter',
-  'room.inviteLabel': 'Copier le lien pour les invités',
+  'room.inviteLabel': 'Inviter : copier le lien pour les invités',
   'room.linkCopied': 'Lien copié',
   'room.inviteTitle': 'Inviter des personnes',
   'room.inviteText': 'Envoyez ce lien aux personnes que vous voulez inviter.',
