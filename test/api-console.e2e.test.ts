@@ -60,7 +60,7 @@ describe('API console (/api/v1/public/docs) in Chromium, under its strict page h
       await create.first().getByRole('button', { name: 'Execute' }).click();
       await create.first().locator('.live-responses-table .response-col_status').filter({ hasText: '201' }).waitFor();
       // Dark: light text (Swagger UI's html.dark-mode styles); light: dark text.
-      const textColor = () => page.evaluate(() => getComputedStyle(document.querySelector('.swagger-ui .info .title')!).color);
+      const textColor = () => page.evaluate<string>("getComputedStyle(document.querySelector('.swagger-ui .info .title')).color");
       const isDark = (rgb: string) =>
         rgb
           .match(/\d+/g)!
