@@ -6,16 +6,24 @@ interface Operation {
   path: string;
   example: unknown;
   hasBody: boolean;
+  /** The query parameters' examples, as the console prefills them. */
+  query: Record<string, string>;
 }
 
 /** Every operation of the served document, with the example of its JSON request body. */
 function operationsOf(document: { paths: Record<string, Record<string, unknown>> }): Operation[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, raw]) => {
-      const operation = raw as { requestBody?: { content?: Record<string, { example?: unknown }> } };
+      const operation = raw as {
+        requestBody?: { content?: Record<string, { example?: unknown }> };
+        parameters?: { name: string; in: string; example?: string }[];
+      };
+      const query = Object.fromEntries(
+        (operation.parameters ?? []).filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, p.example!]),
+      );
       if (!['get', 'put', 'post', 'patch', 'delete'].includes(method)) return [];
       const media = operation.requestBody?.content?.['application/json'];
-      return [{ method: method.toUpperCase(), path, example: media?.example, hasBody: operation.requestBody !== undefined }];
+      return [{ method: method.toUpperCase(), path, example: media?.example, hasBody: operation.requestBody !== undefined, query }];
     }),
   );
 }
@@ -109,5 +117,16 @@ describe('the API console’s examples: every request body example is valid agai
     }
     expect(answers.filter((a) => !/ -> 2\d\d$/.test(a))).toEqual([]);
     expect(answers.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('sends every operation without path parameters, with its prefilled query parameters, and gets a 2xx', async () => {
+    const answers: string[] = [];
+    for (const op of operationsOf(document).filter((o) => !o.hasBody && !o.path.includes('{'))) {
+      const query = new URLSearchParams(op.query).toString();
+      const res = await api(op.method, `${op.path}${query ? `?${query}` : ''}`);
+      answers.push(`${op.method} ${op.path} -> ${res.status}${res.status >= 300 ? ` ${JSON.stringify(res.body)}` : ''}`);
+    }
+    expect(answers.filter((a) => !/ -> 2\d\d$/.test(a))).toEqual([]);
+    expect(answers).toContain('GET /search -> 200');
   });
 });

@@ -30,24 +30,54 @@ export function requestExamples(nowMs: number): Record<string, unknown> {
   };
 }
 
-/** `paths` with each JSON request body's `example` set from `requestExamples` (the paths object is copied, not changed). */
+/** Examples of the required query parameters that have no default, keyed `METHOD /path`, then by parameter name. */
+export const PARAMETER_EXAMPLES: Record<string, Record<string, string>> = {
+  'GET /search': { q: 'budget' },
+};
+
+/**
+ * `paths` with each JSON request body's `example` set from `requestExamples`, and each query parameter's from
+ * PARAMETER_EXAMPLES (the paths object is copied, not changed).
+ */
 export function withRequestExamples(paths: Record<string, unknown>, nowMs: number): Record<string, unknown> {
   const examples = requestExamples(nowMs);
+  const withExamples = (path: string, method: string, operation: Operation): Operation => {
+    const key = `${method.toUpperCase()} ${path}`;
+    const media = operation.requestBody?.content?.['application/json'];
+    const example = examples[key];
+    const parameters = operation.parameters?.map((p) => {
+      const value = p.in === 'query' && p.name ? PARAMETER_EXAMPLES[key]?.[p.name] : undefined;
+      return value === undefined ? p : { ...p, example: value };
+    });
+    return {
+      ...operation,
+      ...(parameters ? { parameters } : {}),
+      ...(example !== undefined && media
+        ? {
+            requestBody: {
+              ...operation.requestBody,
+              content: { ...operation.requestBody!.content, 'application/json': { ...media, example } },
+            },
+          }
+        : {}),
+    };
+  };
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item as Record<string, unknown>).map(([method, operation]) => {
-          const example = examples[`${method.toUpperCase()} ${path}`];
-          const body = (operation as { requestBody?: { content?: Record<string, object> } } | null)?.requestBody;
-          const media = body?.content?.['application/json'];
-          if (example === undefined || !media) return [method, operation];
-          return [
-            method,
-            { ...(operation as object), requestBody: { ...body, content: { ...body.content, 'application/json': { ...media, example } } } },
-          ];
-        }),
+        Object.entries(item as Record<string, unknown>).map(([method, operation]) => [
+          method,
+          typeof operation === 'object' && operation !== null && !Array.isArray(operation)
+            ? withExamples(path, method, operation as Operation)
+            : operation,
+        ]),
       ),
     ]),
   );
+}
+
+interface Operation {
+  parameters?: { name?: string; in?: string }[];
+  requestBody?: { content?: Record<string, object> };
 }
