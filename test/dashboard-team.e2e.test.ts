@@ -142,6 +142,7 @@ describe('dashboard: teammates, in Chromium against the real service', () => {
       .filter({ hasText: 'mia@example.com' })
       .waitFor();
     expect(await p.getByLabel('Email').inputValue()).toBe('mia@example.com');
+    await screenshot(p, 'dashboard-sign-in-account-desktop-light');
     await p.getByLabel('Password').fill('mia has a long password');
     await p.getByRole('button', { name: 'Sign in' }).click();
     await p.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
