@@ -4,7 +4,7 @@
  * all from one SDP file and copies them (`-c copy`, no transcoding) into the file.
  *
  * What is recorded: every participant's microphone as its own Opus track (nothing is mixed; speaker =
- * track), up to `audioTracks` of them (default 8), and one video track: the first VP8 camera present
+ * track, and the finished recording lists each audio track's participant and name), up to `audioTracks` of them (default 8), and one video track: the first VP8 camera present
  * when ffmpeg starts. ffmpeg starts at the first producer (after a short settle, so a camera that
  * starts with the microphone is in); microphones that start later fill the spare audio tracks (ffmpeg
  * cannot add tracks to a running file, so the SDP has them from the start); a camera that starts later,
@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { types } from 'mediasoup';
-import type { MediaRecording, RecordedMedia } from '../rooms/room.media';
+import type { MediaRecording, RecordedMedia, TrackOwner } from '../rooms/room.media';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 
@@ -34,10 +34,12 @@ export interface RecorderOptions {
   logger?: Logger;
 }
 
-/** A producer the recorder may consume, with who sends it. */
+/** A producer the recorder may consume, with what it sends and whose it is. */
 export interface RecordableProducer {
   producer: types.Producer;
   source: string;
+  /** Its participant and their name; absent for a sender that is no participant (a benchmark's plain transport). */
+  owner?: TrackOwner;
 }
 
 interface Slot {
@@ -46,6 +48,7 @@ interface Slot {
   payloadType: number;
   rtpmap: string;
   producerId?: string;
+  owner?: TrackOwner | null;
   transport?: types.PlainTransport;
   consumer?: types.Consumer;
 }
@@ -241,13 +244,14 @@ export class RoomRecorder implements MediaRecording {
   }
 
   /** Consumes `recordable` on its own plain transport into the next free slot of its kind. */
-  private async attach({ producer, source }: RecordableProducer): Promise<void> {
+  private async attach({ producer, source, owner }: RecordableProducer): Promise<void> {
     const slot = this.slots.find((s) => s.kind === producer.kind && !s.producerId);
     if (!slot) {
       this.log(`no free ${producer.kind} track for ${source}: not recorded`);
       return;
     }
     slot.producerId = producer.id;
+    slot.owner = owner ?? null;
     const transport = await this.router.createPlainTransport({
       listenInfo: { protocol: 'udp', ip: LOOPBACK },
       rtcpMux: false,
@@ -345,6 +349,8 @@ export class RoomRecorder implements MediaRecording {
       contentType: 'video/webm',
       audioTracks: streams.filter((s) => s.codec_type === 'audio').length,
       videoTracks: streams.filter((s) => s.codec_type === 'video').length,
+      // The file's audio streams are the SDP's audio m-lines in order, i.e. the audio slots.
+      audioTrackOwners: this.slots.filter((slot) => slot.kind === 'audio').map((slot) => slot.owner ?? null),
     };
   }
 

@@ -1,6 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
-import type { MediaRecording, PlainTransportInfo, ProduceInput, RoomMedia, RoomMediaEvents, RoomMediaProvider } from '../rooms/room.media';
+import type {
+  MediaRecording,
+  PlainTransportInfo,
+  ProduceInput,
+  RoomMedia,
+  RoomMediaEvents,
+  RoomMediaProvider,
+  TrackOwner,
+} from '../rooms/room.media';
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
@@ -26,6 +34,7 @@ interface Owned {
 }
 interface ProducerData extends Owned {
   source: MediaSource;
+  owner?: TrackOwner;
 }
 
 /** How transports start: the bitrate a sender may use before congestion control knows better. */
@@ -65,7 +74,8 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
     this.recorders.add(recorder);
     const forget = () => this.recorders.delete(recorder);
     recorder.onFailure(forget);
-    for (const producer of this.producers.values()) recorder.add({ producer, source: producer.appData.source });
+    for (const producer of this.producers.values())
+      recorder.add({ producer, source: producer.appData.source, owner: producer.appData.owner });
     recorder.begin();
     return {
       stop: () => recorder.stop().finally(forget),
@@ -142,13 +152,13 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
         kind: input.kind,
         rtpParameters: input.rtpParameters as types.RtpParameters,
         paused: input.paused,
-        appData: { peerId, source: input.source },
+        appData: { peerId, source: input.source, owner: input.owner },
       }),
     )) as types.Producer<ProducerData>;
     this.producers.set(producer.id, producer);
     producer.observer.once('close', () => this.producers.delete(producer.id));
     if (producer.kind === 'audio') await this.speakers.addProducer({ producerId: producer.id }).catch(() => undefined);
-    for (const recorder of this.recorders) recorder.add({ producer, source: input.source });
+    for (const recorder of this.recorders) recorder.add({ producer, source: input.source, owner: input.owner });
     return producer.id;
   }
 

@@ -14,6 +14,8 @@ export interface RecordingRow {
   ready_at: string | null;
   /** Why a failed recording failed; null otherwise. */
   failure_reason: string | null;
+  /** JSON: whose microphone each audio track carries (`TrackOwner | null` each, in file order); null when unknown. */
+  audio_track_owners: string | null;
 }
 
 /** SQL access to the recordings table. */
@@ -26,16 +28,16 @@ export class RecordingsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
-      file_name, content_type, size_bytes, created_at, ready_at, failure_reason)
+      file_name, content_type, size_bytes, created_at, ready_at, failure_reason, audio_track_owners)
       VALUES (@id, @meeting_id, @kind, @status, @duration_seconds, @file_name, @content_type, @size_bytes,
-      @created_at, @ready_at, @failure_reason)`);
+      @created_at, @ready_at, @failure_reason, @audio_track_owners)`);
     this.listStmt = db.prepare<[string, string, number], RecordingRow>(
       'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );
     this.byId = db.prepare<[string], RecordingRow>('SELECT * FROM recordings WHERE id = ?');
     this.updateStmt = db.prepare(`UPDATE recordings SET status = @status, duration_seconds = @duration_seconds,
       file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at,
-      failure_reason = @failure_reason WHERE id = @id`);
+      failure_reason = @failure_reason, audio_track_owners = @audio_track_owners WHERE id = @id`);
     this.processingStmt = db.prepare<[], RecordingRow>("SELECT * FROM recordings WHERE status = 'processing' ORDER BY id");
   }
 

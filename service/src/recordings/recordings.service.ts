@@ -37,12 +37,20 @@ export interface RecordingFile {
   contentType: string;
 }
 
+/** The participant whose microphone (or camera) a recorded track carries, with their display name when it started. */
+export interface TrackOwner {
+  participant_id: string | null;
+  name: string;
+}
+
 /** What the media pipeline knows once a recording's file is complete. */
 export interface FinishedFile {
   fileName: string;
   contentType: string;
   sizeBytes: number;
   durationSeconds: number;
+  /** Whose microphone each audio track carries, in the file's audio track order (null: nobody's); absent when unknown. */
+  audioTrackOwners?: (TrackOwner | null)[];
 }
 
 /** Recordings of meetings; the media pipeline calls `start` and `markReady`, which emits recording.ready. */
@@ -103,6 +111,7 @@ export class RecordingsService {
       created_at: isoAt(this.clock.now()),
       ready_at: null,
       failure_reason: null,
+      audio_track_owners: null,
     };
     this.repo.insert(row);
     return row;
@@ -122,6 +131,7 @@ export class RecordingsService {
         size_bytes: file.sizeBytes,
         duration_seconds: file.durationSeconds,
         ready_at: isoAt(this.clock.now()),
+        audio_track_owners: file.audioTrackOwners ? JSON.stringify(file.audioTrackOwners) : null,
       };
       this.repo.update(ready);
       const meeting = this.meetings.findAnywhere(row.meeting_id);
@@ -163,11 +173,15 @@ export class RecordingsService {
     return this.repo.list(meetingId, null, 1_000).find((row) => row.status === 'ready')?.id;
   }
 
-  /** The file and meeting of a ready recording, for background work (no principal); not_found otherwise. */
-  readyFile(recordingId: string): RecordingFile & { meetingId: string } {
+  /**
+   * The file and meeting of a ready recording, for background work (no principal), with whose microphone each audio
+   * track carries (null when the recording does not say); not_found otherwise.
+   */
+  readyFile(recordingId: string): RecordingFile & { meetingId: string; audioTrackOwners: (TrackOwner | null)[] | null } {
     const row = this.repo.findById(recordingId);
     if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
-    return { ...this.fileOf(row), meetingId: row.meeting_id };
+    const audioTrackOwners = row.audio_track_owners === null ? null : (JSON.parse(row.audio_track_owners) as (TrackOwner | null)[]);
+    return { ...this.fileOf(row), meetingId: row.meeting_id, audioTrackOwners };
   }
 
   /** A link that downloads a recording without an API key until it expires (each read of the recording mints a fresh one). */

@@ -1,4 +1,7 @@
+import type { TrackOwner } from '../recordings/recordings.service';
 import type { ConsumerOptions, MediaSource, TransportOptions } from './room.protocol';
+
+export type { TrackOwner };
 
 /** What the media server tells a room about the media of its peers. */
 export interface RoomMediaEvents {
@@ -18,6 +21,8 @@ export interface ProduceInput {
   rtpParameters: unknown;
   source: MediaSource;
   paused: boolean;
+  /** Who sends it (the room sets this, never the client): a recording names the track after them. */
+  owner?: TrackOwner;
 }
 
 /** A plain RTP transport and the UDP address it receives on. */
@@ -73,6 +78,8 @@ export interface RecordedMedia {
   contentType: string;
   audioTracks: number;
   videoTracks: number;
+  /** Whose microphone each audio track of the file carries, in the file's audio track order (null: a spare track nobody used). */
+  audioTrackOwners: (TrackOwner | null)[];
 }
 
 /** A recording of a room's media in progress. */

@@ -138,7 +138,8 @@ export class Room {
   /** Creates a producer for a joined peer and has every other joined peer consume it. */
   async produce(peer: Peer, input: ProduceInput): Promise<string> {
     if (peer.media[input.source]) throw AppError.conflict(`You already send your ${input.source}; close that producer first`);
-    const producerId = await this.mediaServer.produce(peer.id, input);
+    const owner = { participant_id: peer.participantId, name: peer.name };
+    const producerId = await this.mediaServer.produce(peer.id, { ...input, owner });
     if (peer.state !== 'joined') {
       this.mediaServer.closeProducer(peer.id, producerId);
       throw AppError.conflict('You are no longer in the room');

@@ -17,7 +17,7 @@ const MEETING: SummaryInput = {
     'bob is going to fix the search performance next week',
     'i will send the release summary to the customers tomorrow',
     'thanks everyone see you next time',
-  ].map((text, i) => ({ start: i * 4, end: i * 4 + 3.5, speaker: i === 6 ? 'Carol' : null, text })),
+  ].map((text, i) => ({ start: i * 4, end: i * 4 + 3.5, speaker: i === 6 ? 'Carol' : null, participant_id: null, text })),
 };
 
 describe('summarizeExtractive', () => {

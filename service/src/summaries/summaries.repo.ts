@@ -3,12 +3,12 @@ import type { Db } from '../db/connection';
 /** Transcript segments a summary item was drawn from, by index. */
 export type Cite = number[];
 
-/** A meeting's summary. */
+/** A meeting's summary. `speakers` of an item: who said the segments it cites (names, each once); [] when unknown. */
 export interface Summary {
   meeting_id: string;
   tldr: string;
-  decisions: { text: string; cite: Cite }[];
-  action_items: { text: string; owner: string | null; due: string | null; cite: Cite }[];
+  decisions: { text: string; cite: Cite; speakers?: string[] }[];
+  action_items: { text: string; owner: string | null; due: string | null; cite: Cite; speakers?: string[] }[];
   generator: 'extractive' | 'llm';
   created_at: string;
 }
@@ -55,7 +55,8 @@ export class SummariesRepo {
 function parse(row: StoredSummary): Summary {
   return {
     ...row,
-    decisions: JSON.parse(row.decisions) as Summary['decisions'],
-    action_items: JSON.parse(row.action_items) as Summary['action_items'],
+    // Summaries stored before items named their speakers have none.
+    decisions: (JSON.parse(row.decisions) as Summary['decisions']).map((d) => ({ ...d, speakers: d.speakers ?? [] })),
+    action_items: (JSON.parse(row.action_items) as Summary['action_items']).map((a) => ({ ...a, speakers: a.speakers ?? [] })),
   };
 }

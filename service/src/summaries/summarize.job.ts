@@ -4,7 +4,9 @@ import type { MeetingsService } from '../meetings/meetings.service';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { Logger } from '../shared/logger';
 import type { SummarizeJobPayload } from '../transcripts/transcribe.job';
+import type { TranscriptSegment } from '../transcripts/transcripts.repo';
 import type { TranscriptsService } from '../transcripts/transcripts.service';
+import type { Summary } from './summaries.repo';
 import type { SummariesService } from './summaries.service';
 import type { Summarizer } from './summarizer';
 
@@ -35,7 +37,7 @@ export class SummarizeJob implements JobHandler<SummarizeJobPayload> {
       participants: this.deps.participants.namesIn(meeting.id),
       meetingDate: meeting.started_at ?? meeting.scheduled_at,
     });
-    this.deps.summaries.save(meeting.id, summary);
+    this.deps.summaries.save(meeting.id, withSpeakers(summary, transcript.segments));
     this.deps.logger.info('summarized', {
       job_id: job.id,
       meeting_id: meeting.id,
@@ -43,4 +45,16 @@ export class SummarizeJob implements JobHandler<SummarizeJobPayload> {
       took_ms: Date.now() - started,
     });
   }
+}
+
+/** The summary with each decision and action item naming who said the segments it cites. */
+export function withSpeakers<S extends Pick<Summary, 'decisions' | 'action_items'>>(summary: S, segments: TranscriptSegment[]): S {
+  const speakersOf = (cite: number[]) => [
+    ...new Set(cite.map((i) => segments[i]?.speaker).filter((name): name is string => typeof name === 'string')),
+  ];
+  return {
+    ...summary,
+    decisions: summary.decisions.map((d) => ({ ...d, speakers: speakersOf(d.cite) })),
+    action_items: summary.action_items.map((a) => ({ ...a, speakers: speakersOf(a.cite) })),
+  };
 }

@@ -11,7 +11,7 @@ export interface CorpusMeeting {
 /** Segments one after the other from `at` seconds: `[speaker, text, seconds it lasts]`. */
 function spoken(at: number, lines: [string, string, number][]): TranscriptSegment[] {
   return lines.map(([speaker, text, seconds]) => {
-    const segment = { start: at, end: at + seconds, speaker, text };
+    const segment = { start: at, end: at + seconds, speaker, participant_id: null, text };
     at += seconds;
     return segment;
   });

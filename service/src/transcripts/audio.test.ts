@@ -25,6 +25,27 @@ describe('prepareTracks', () => {
     for (const track of tracks) expect(fs.readFileSync(track.wavPath).readUInt32LE(24)).toBe(16_000);
   });
 
+  it('names each track after its owner from the recording\'s track list, leaves a track without one null (not "Track 1"), and trusts no list of another length', async () => {
+    const [ada, bob] = ['ada2.webm', 'bob2.webm'].map((f) => path.join(dir, f));
+    speechRecording(['Hello from Ada.'], ada!);
+    speechRecording(['Hello from Bob.'], bob!);
+    const untitled = path.join(dir, 'untitled.webm');
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', ada!, '-i', bob!, '-map', '0:a', '-map', '1:a', '-c', 'copy', untitled]);
+    const work = () => fs.mkdtempSync(path.join(dir, 'work-'));
+    const owned = await prepareTracks(untitled, work(), undefined, [null, { participant_id: 'par_bob', name: 'Bob Jones' }]);
+    expect(owned.map((t) => [t.speaker, t.participantId])).toEqual([
+      [null, null],
+      ['Bob Jones', 'par_bob'],
+    ]);
+    const unknown = await prepareTracks(untitled, work());
+    expect(unknown.map((t) => [t.speaker, t.participantId])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    const mismatched = await prepareTracks(untitled, work(), undefined, [{ participant_id: 'par_ada', name: 'Ada' }]);
+    expect(mismatched.map((t) => t.speaker)).toEqual([null, null]);
+  });
+
   it('leaves the speaker unknown for a single mixed track', async () => {
     const mixed = path.join(dir, 'mixed.webm');
     speechRecording(['Hello everyone.'], mixed);

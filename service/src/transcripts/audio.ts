@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import type { TrackOwner } from '../recordings/recordings.service';
 import { UnusableRecordingError, type SpeechTrack } from './speech-to-text';
 
 /** A track whose loudest sample is below this (dBFS) counts as silent. */
@@ -34,12 +35,21 @@ interface AudioStream {
 }
 
 /**
- * Converts every audio track of a recording to a 16 kHz mono wav file in `workDir`. A recording with several
- * audio tracks (one per participant) keeps each track's `title` tag as its speaker; a single (mixed) track has
- * no speaker. Throws UnusableRecordingError for a file ffmpeg cannot read, one without audio, or pure silence.
+ * Converts every audio track of a recording to a 16 kHz mono wav file in `workDir`. Each track's speaker is its
+ * owner in `owners` (whose microphone the room recorder put on it, in the file's audio track order); a recording
+ * that does not say (`owners` null, or listing another number of tracks than the file has) leaves every speaker
+ * null, except that a track's `title` tag, when a file has one, names it. Throws UnusableRecordingError for a file
+ * ffmpeg cannot read, one without audio, or pure silence.
  */
-export async function prepareTracks(recordingPath: string, workDir: string, signal?: AbortSignal): Promise<SpeechTrack[]> {
+export async function prepareTracks(
+  recordingPath: string,
+  workDir: string,
+  signal?: AbortSignal,
+  owners: (TrackOwner | null)[] | null = null,
+): Promise<SpeechTrack[]> {
   const streams = await audioStreams(recordingPath);
+  // Naming a voice wrongly is worse than not naming it: owners only count when they describe this file's tracks.
+  const trusted = owners?.length === streams.length ? owners : null;
   const tracks: SpeechTrack[] = [];
   for (const [n, stream] of streams.entries()) {
     const wavPath = path.join(workDir, `track-${n}.wav`);
@@ -54,7 +64,9 @@ export async function prepareTracks(recordingPath: string, workDir: string, sign
       throw new UnusableRecordingError(`the recording cannot be decoded (corrupt or truncated): ${(err as Error).message}`);
     }
     if ((await peakLevel(wavPath)) < SILENCE_DB) continue;
-    tracks.push({ wavPath, speaker: streams.length > 1 ? (stream.tags?.title ?? stream.tags?.TITLE ?? `Track ${n + 1}`) : null });
+    const owner = trusted?.[n];
+    const title = stream.tags?.title ?? stream.tags?.TITLE ?? null;
+    tracks.push({ wavPath, speaker: owner?.name ?? title, participantId: owner?.participant_id ?? null });
   }
   if (tracks.length === 0) throw new UnusableRecordingError('the recording is silent: no track has any sound');
   return tracks;

@@ -40,12 +40,12 @@ export class OpenAiSpeechToText implements SpeechToText {
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`the speech-to-text endpoint answered ${res.status}`);
-    return parseVerboseJson(text, track.speaker);
+    return parseVerboseJson(text, track.speaker, track.participantId);
   }
 }
 
 /** The segments of a `verbose_json` transcription; throws when the body has none in the documented shape. */
-export function parseVerboseJson(body: string, speaker: string | null): TranscriptSegment[] {
+export function parseVerboseJson(body: string, speaker: string | null, participantId: string | null = null): TranscriptSegment[] {
   let parsed: { segments?: { start?: unknown; end?: unknown; text?: unknown }[] };
   try {
     parsed = JSON.parse(body) as typeof parsed;
@@ -56,6 +56,6 @@ export function parseVerboseJson(body: string, speaker: string | null): Transcri
   return parsed.segments.flatMap((s) => {
     const text = typeof s.text === 'string' ? s.text.trim() : '';
     if (!text || typeof s.start !== 'number' || typeof s.end !== 'number') return [];
-    return [{ start: s.start, end: s.end, speaker, text }];
+    return [{ start: s.start, end: s.end, speaker, participant_id: participantId, text }];
   });
 }

@@ -28,15 +28,15 @@ write 7.710 8.000 0.070962
 
 describe('parsePocketsphinxOutput', () => {
   it('makes a segment per utterance with its word times, dropping markers, fillers and pronunciation variants, and splits at long pauses', () => {
-    expect(parsePocketsphinxOutput(OUTPUT, 'Ada')).toEqual([
-      { start: 0.19, end: 3.73, speaker: 'Ada', text: 'good morning everyone we decided on' },
-      { start: 5.74, end: 6.22, speaker: 'Ada', text: 'friday' },
-      { start: 7.11, end: 8, speaker: 'Ada', text: 'alice will write' },
+    expect(parsePocketsphinxOutput(OUTPUT, 'Ada', 'par_ada')).toEqual([
+      { start: 0.19, end: 3.73, speaker: 'Ada', participant_id: 'par_ada', text: 'good morning everyone we decided on' },
+      { start: 5.74, end: 6.22, speaker: 'Ada', participant_id: 'par_ada', text: 'friday' },
+      { start: 7.11, end: 8, speaker: 'Ada', participant_id: 'par_ada', text: 'alice will write' },
     ]);
   });
 
   it('keeps speaker null when the track has no known speaker, and finds nothing in empty output', () => {
-    expect(parsePocketsphinxOutput(OUTPUT)[0]!.speaker).toBeNull();
+    expect(parsePocketsphinxOutput(OUTPUT)[0]).toMatchObject({ speaker: null, participant_id: null });
     expect(parsePocketsphinxOutput('')).toEqual([]);
   });
 });
@@ -78,8 +78,8 @@ describe('the OpenAI-compatible engine', () => {
     const wavPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stt-')), 'track-0.wav');
     fs.writeFileSync(wavPath, Buffer.from('RIFF-fake-wav-bytes'));
     const engine = new OpenAiSpeechToText({ url, apiKey: 'sk-test', model: 'whisper-1', timeoutMs: 5_000 });
-    const segments = await engine.transcribe({ wavPath, speaker: 'Bob' });
-    expect(segments).toEqual([{ start: 0, end: 1.5, speaker: 'Bob', text: 'We ship on Friday.' }]);
+    const segments = await engine.transcribe({ wavPath, speaker: 'Bob', participantId: 'par_bob' });
+    expect(segments).toEqual([{ start: 0, end: 1.5, speaker: 'Bob', participant_id: 'par_bob', text: 'We ship on Friday.' }]);
     expect(problems).toEqual([]);
     expect(received!.auth).toBe('Bearer sk-test');
     expect(received!.body).toMatch(/name="file"; filename="track-0.wav"\r\nContent-Type: audio\/wav\r\n\r\nRIFF-fake-wav-bytes/);

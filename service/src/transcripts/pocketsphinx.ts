@@ -22,12 +22,22 @@ interface TimedWord {
  * `word start end confidence` bracketed by `<s>`/`</s>`. Each utterance becomes a segment (split again at long
  * pauses); pronunciation variants (`on(2)`) lose their suffix and fillers are dropped.
  */
-export function parsePocketsphinxOutput(output: string, speaker: string | null = null): TranscriptSegment[] {
+export function parsePocketsphinxOutput(
+  output: string,
+  speaker: string | null = null,
+  participantId: string | null = null,
+): TranscriptSegment[] {
   const segments: TranscriptSegment[] = [];
   let words: TimedWord[] = [];
   const flush = () => {
     if (words.length > 0)
-      segments.push({ start: words[0]!.start, end: words.at(-1)!.end, speaker, text: words.map((w) => w.word).join(' ') });
+      segments.push({
+        start: words[0]!.start,
+        end: words.at(-1)!.end,
+        speaker,
+        participant_id: participantId,
+        text: words.map((w) => w.word).join(' '),
+      });
     words = [];
   };
   for (const line of output.split(/\r?\n/)) {
@@ -58,6 +68,6 @@ export class PocketsphinxSpeechToText implements SpeechToText {
     const m = this.modelDir;
     const args = ['-infile', track.wavPath, '-hmm', `${m}/en-us`, '-lm', `${m}/en-us.lm.bin`, '-dict', `${m}/cmudict-en-us.dict`];
     const { stdout } = await runProgram('pocketsphinx_continuous', [...args, '-time', 'yes', '-logfn', '/dev/null'], signal);
-    return parsePocketsphinxOutput(stdout, track.speaker);
+    return parsePocketsphinxOutput(stdout, track.speaker, track.participantId);
   }
 }

@@ -4,7 +4,10 @@ import type { TranscriptSegment } from './transcripts.repo';
 /** One audio track ready for recognition: 16 kHz mono 16-bit PCM wav on disk, and whose voice it carries when known. */
 export interface SpeechTrack {
   wavPath: string;
+  /** The speaker's name, null when unknown. */
   speaker: string | null;
+  /** The speaker's participant, null when unknown. */
+  participantId: string | null;
 }
 
 /** A speech-to-text engine: turns a prepared track into timed segments (seconds from the track's start). */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../cli';
@@ -12,6 +13,7 @@ import { silentRecording, speechRecording } from '../testing/speech';
 import type { SpeechToText, SpeechTrack } from './speech-to-text';
 import { TranscribeJob } from './transcribe.job';
 import type { TranscriptSegment } from './transcripts.repo';
+import type { TrackOwner } from '../recordings/recordings.service';
 
 /** A stand-in engine: records the tracks it was given and answers what the test scripts. */
 class ScriptedEngine implements SpeechToText {
@@ -20,7 +22,8 @@ class ScriptedEngine implements SpeechToText {
   answer: () => TranscriptSegment[] = () => [];
   async transcribe(track: SpeechTrack): Promise<TranscriptSegment[]> {
     this.tracks.push({ speaker: track.speaker, header: fs.readFileSync(track.wavPath).subarray(0, 44) });
-    return this.answer().map((s) => ({ ...s, speaker: track.speaker }));
+    // Like a plugged-in engine that does not copy the track's speaker: the job must name the segments itself.
+    return this.answer().map((s) => ({ ...s, speaker: null, participant_id: null }));
   }
 }
 
@@ -49,13 +52,19 @@ describe('the transcribe and summarize jobs', () => {
   const drain = async (w: { runOnce(): Promise<number> }) => {
     while ((await w.runOnce()) > 0);
   };
-  const record = (meetingId: string, write: (file: string) => void) => {
+  const record = (meetingId: string, write: (file: string) => void, audioTrackOwners?: (TrackOwner | null)[]) => {
     const started = t.services.recordings.start(meetingId, 'audio');
     const fileName = `${started.id}.webm`;
     fs.mkdirSync(recordingsDir(t.dataDir), { recursive: true });
     write(path.join(recordingsDir(t.dataDir), fileName));
     const size = fs.statSync(path.join(recordingsDir(t.dataDir), fileName)).size;
-    return t.services.recordings.markReady(started.id, { fileName, contentType: 'audio/webm', sizeBytes: size, durationSeconds: 5 });
+    return t.services.recordings.markReady(started.id, {
+      fileName,
+      contentType: 'audio/webm',
+      sizeBytes: size,
+      durationSeconds: 5,
+      audioTrackOwners,
+    });
   };
   const jobsOf = (recordingId: string) => t.services.jobs.list().filter((j) => j.payload.includes(recordingId));
   const eventTypes = (meetingId: string) =>
@@ -93,7 +102,7 @@ describe('the transcribe and summarize jobs', () => {
     seedParticipant(t, meeting.id, { name: 'Alice Smith' });
     const recording = record(meeting.id, (f) => speechRecording(['Hello.'], f));
     engine.tracks = [];
-    engine.answer = () => SCRIPT.map((text, i) => ({ start: i * 3, end: i * 3 + 2.5, speaker: null, text }));
+    engine.answer = () => SCRIPT.map((text, i) => ({ start: i * 3, end: i * 3 + 2.5, speaker: null, participant_id: null, text }));
     expect(await w.runOnce()).toBe(1);
     const header = engine.tracks[0]!.header;
     expect([header.toString('ascii', 0, 4), header.readUInt16LE(22), header.readUInt32LE(24), header.readUInt16LE(34)]).toEqual([
@@ -116,6 +125,51 @@ describe('the transcribe and summarize jobs', () => {
     expect(eventTypes(meeting.id)).toEqual(['recording.ready', 'transcript.ready', 'summary.ready']);
   });
 
+  it("names each segment after its track's owner (participant_id and name then), leaves an unowned track's segments null, and the summary and transcript.ready say who spoke", async () => {
+    const w = worker();
+    await drain(w);
+    const meeting = seedMeeting(t, { title: 'Two voices', settings: { transcription_auto: true } });
+    const alice = seedParticipant(t, meeting.id, { name: 'Alice Smith' });
+    const bob = seedParticipant(t, meeting.id, { name: 'Bob Jones' });
+    const recording = record(
+      meeting.id,
+      (f) => {
+        const parts = ['a', 'b', 'c'].map((n) => `${f}.${n}.webm`);
+        parts.forEach((part, i) => speechRecording([['Hello.', 'Good morning.', 'Hi there.'][i]!], part));
+        execFileSync('ffmpeg', [
+          ...['-nostdin', '-v', 'error', '-y', '-i', parts[0]!, '-i', parts[1]!, '-i', parts[2]!],
+          ...['-map', '0:a', '-map', '1:a', '-map', '2:a', '-c', 'copy', '-f', 'webm', f],
+        ]);
+        for (const part of parts) fs.rmSync(part);
+      },
+      [{ participant_id: alice.id, name: 'Alice' }, { participant_id: bob.id, name: 'Bob Jones' }, null],
+    );
+    let call = 0;
+    engine.answer = () => [{ start: call, end: call + 0.5, speaker: null, participant_id: null, text: SCRIPT[call++ % 2]! }];
+    expect(await w.runOnce()).toBe(1);
+    expect(jobsOf(recording.id)[0]).toMatchObject({ status: 'succeeded' });
+    expect(t.services.transcripts.stored(meeting.id)!.segments).toEqual([
+      { start: 0, end: 0.5, speaker: 'Alice', participant_id: alice.id, text: SCRIPT[0] },
+      { start: 1, end: 1.5, speaker: 'Bob Jones', participant_id: bob.id, text: SCRIPT[1] },
+      { start: 2, end: 2.5, speaker: null, participant_id: null, text: SCRIPT[0] },
+    ]);
+    const ready = t.services.db.prepare("SELECT payload FROM events WHERE type = 'transcript.ready' ORDER BY id DESC LIMIT 1").get() as {
+      payload: string;
+    };
+    expect(JSON.parse(ready.payload).data.transcript).toEqual({
+      language: 'en',
+      segment_count: 3,
+      speakers: [
+        { name: 'Alice', participant_id: alice.id },
+        { name: 'Bob Jones', participant_id: bob.id },
+      ],
+    });
+    expect(await w.runOnce()).toBe(1);
+    const summary = t.services.summaries.find(t.services.identity.authenticate(t.key())!, meeting.id);
+    expect(summary.decisions).toEqual([{ text: 'We decided to ship the release on friday.', cite: [0], speakers: ['Alice'] }]);
+    expect(summary.action_items).toMatchObject([{ owner: 'Alice Smith', cite: [1], speakers: ['Bob Jones'] }]);
+  });
+
   it('retries an engine failure with back-off, then succeeds', async () => {
     const w = worker();
     await drain(w);
@@ -125,7 +179,7 @@ describe('the transcribe and summarize jobs', () => {
     engine.answer = () => {
       calls += 1;
       if (calls === 1) throw new Error('engine crashed');
-      return [{ start: 0, end: 1, speaker: null, text: 'hello' }];
+      return [{ start: 0, end: 1, speaker: null, participant_id: null, text: 'hello' }];
     };
     expect(await w.runOnce()).toBe(1);
     expect(jobsOf(recording.id)[0]).toMatchObject({

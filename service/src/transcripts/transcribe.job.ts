@@ -35,7 +35,7 @@ export interface TranscribeJobDeps {
 
 /**
  * The `transcribe` job: converts a ready recording's audio tracks to 16 kHz mono wav, runs the speech-to-text
- * engine on each, stores the merged segments (transcript.ready) and queues the meeting's `summarize` job in the
+ * engine on each, names each segment's speaker after the track's owner (the recording's `audioTrackOwners`), stores the merged segments (transcript.ready) and queues the meeting's `summarize` job in the
  * same transaction, so a crash anywhere before the commit leaves nothing behind and the retry does it all once.
  */
 export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
@@ -49,9 +49,13 @@ export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-transcribe-'));
     try {
       const started = Date.now();
-      const tracks = await prepareTracks(file.path, workDir, job.signal);
+      const tracks = await prepareTracks(file.path, workDir, job.signal, file.audioTrackOwners);
       const segments: TranscriptSegment[] = [];
-      for (const track of tracks) segments.push(...(await this.deps.engine.transcribe(track, job.signal)));
+      for (const track of tracks) {
+        const heard = await this.deps.engine.transcribe(track, job.signal);
+        // The track says who spoke, whatever a plugged-in engine put in its segments.
+        segments.push(...heard.map((s) => ({ ...s, speaker: track.speaker, participant_id: track.participantId })));
+      }
       if (segments.length === 0) throw new UnusableRecordingError('no speech was recognized in the recording');
       segments.sort((a, b) => a.start - b.start);
       this.deps.transaction(() => {

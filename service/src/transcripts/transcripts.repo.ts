@@ -1,10 +1,14 @@
 import type { Db } from '../db/connection';
 
-/** One timed piece of a transcript; times in seconds from the start of the recording. */
+/**
+ * One timed piece of a transcript; times in seconds from the start of the recording. `speaker` is the name the
+ * participant whose microphone it came from had then, `participant_id` that participant; both null when unknown.
+ */
 export interface TranscriptSegment {
   start: number;
   end: number;
   speaker: string | null;
+  participant_id: string | null;
   text: string;
 }
 
@@ -48,7 +52,10 @@ export class TranscriptsRepo {
 
   find(meetingId: string): Transcript | undefined {
     const row = this.byMeeting.get(meetingId);
-    return row && { ...row, segments: JSON.parse(row.segments) as TranscriptSegment[] };
+    // Transcripts stored before segments named their participant have no participant_id.
+    const segments =
+      row && (JSON.parse(row.segments) as TranscriptSegment[]).map((s) => ({ ...s, participant_id: s.participant_id ?? null }));
+    return row && { ...row, segments: segments! };
   }
 
   /** Up to `limit` transcripts (without their text) of meetings in `orgIds` with meeting ids below `before` (all when null), newest meeting first. */

@@ -48,8 +48,11 @@ export class TranscriptsService {
     return this.repo.list(principal.organizationIds, page.after, page.limit + 1);
   }
 
-  /** Stores the finished transcript of a meeting and emits transcript.ready in the same transaction. */
-  complete(meetingId: string, input: { language: string; segments: TranscriptSegment[] }): Transcript {
+  /**
+   * Stores the finished transcript of a meeting and emits transcript.ready (with who spoke) in the same transaction.
+   * A segment without `participant_id` is stored with null.
+   */
+  complete(meetingId: string, input: { language: string; segments: SpokenSegment[] }): Transcript {
     return this.transaction(() => {
       const meeting = this.meetings.findAnywhere(meetingId);
       const now = isoAt(this.clock.now());
@@ -58,7 +61,7 @@ export class TranscriptsService {
         language: input.language,
         status: 'ready',
         text: input.segments.map((s) => s.text).join(' '),
-        segments: input.segments,
+        segments: input.segments.map((s) => ({ ...s, participant_id: s.participant_id ?? null })),
         created_at: this.repo.find(meeting.id)?.created_at ?? now,
         updated_at: now,
       };
@@ -66,11 +69,29 @@ export class TranscriptsService {
       this.search.indexTranscript(meeting.id, meeting.organization_id, transcript.segments, now);
       this.events.emit(meeting.organization_id, 'transcript.ready', {
         meeting: meetingRef(this.meetings.view(meeting)),
-        transcript: { language: transcript.language, segment_count: transcript.segments.length },
+        transcript: {
+          language: transcript.language,
+          segment_count: transcript.segments.length,
+          speakers: speakersOf(transcript.segments),
+        },
       });
       return transcript;
     });
   }
+}
+
+/** A segment as the pipeline hands it over: `participant_id` may be left out (unknown). */
+export type SpokenSegment = Omit<TranscriptSegment, 'participant_id'> & { participant_id?: string | null };
+
+/** Who spoke in a transcript: each distinct named speaker (name and participant) once, in the order they first spoke. */
+export function speakersOf(segments: TranscriptSegment[]): { name: string; participant_id: string | null }[] {
+  const seen = new Map<string, { name: string; participant_id: string | null }>();
+  for (const s of segments) {
+    if (s.speaker === null) continue;
+    const key = `${s.participant_id ?? ''}\0${s.speaker}`;
+    if (!seen.has(key)) seen.set(key, { name: s.speaker, participant_id: s.participant_id });
+  }
+  return [...seen.values()];
 }
 
 function primaryLanguage(tag: string): string {
