@@ -1,98 +1,230 @@
-import { seedMediaResults } from '@svc/service/testing';
-import type { Page } from 'playwright-core';
+import fs from 'node:fs';
+import { seedMediaResults, seedRecordingFile } from '@svc/service/testing';
+import type { BrowserContext, Page } from 'playwright-core';
+import { waitForScreen } from './support/browser';
 import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
 import { call, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
-describe('dashboard: meetings, in Chromium against the real service', () => {
+/** The viewer's zone in every page of this file, so "your time" is known: Berlin is 8 hours behind Tokyo in January. */
+const VIEWER_ZONE = 'Europe/Berlin';
+
+const VARIANTS = [
+  { name: 'desktop-light', viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
+  { name: 'desktop-dark', viewport: { width: 1280, height: 800 }, colorScheme: 'dark' },
+  { name: 'phone-light', viewport: { width: 390, height: 844 }, colorScheme: 'light' },
+  { name: 'phone-dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' },
+] as const;
+
+describe('dashboard: running meetings, in Chromium against the real service', () => {
   let dash: SignedInDashboard;
   let dataDir: string;
   let svc: ServiceProcess;
+  let context: BrowserContext;
   let page: Page;
   let key: string;
+
+  /** A new signed-in page (the session cookie copied) in the viewer's zone, at `width` and in `colorScheme`. */
+  async function signedInPage(variant: (typeof VARIANTS)[number] = VARIANTS[0]): Promise<Page> {
+    const ctx = await dash.browser.newContext({
+      viewport: variant.viewport,
+      colorScheme: variant.colorScheme,
+      timezoneId: VIEWER_ZONE,
+      acceptDownloads: true,
+    });
+    await ctx.addCookies(await dash.page.context().cookies());
+    return ctx.newPage();
+  }
+
+  /** Screenshots of `path` at desktop and phone width, light and dark, after `prepare` ran on each page. */
+  async function shootAll(name: string, path: string, prepare: (p: Page) => Promise<void>): Promise<void> {
+    for (const variant of VARIANTS) {
+      const p = await signedInPage(variant);
+      await p.goto(`${svc.url}${path}`);
+      await prepare(p);
+      await screenshot(p, `${name}-${variant.name}`);
+      await p.context().close();
+    }
+  }
+
+  const api = async (method: string, path: string, body?: unknown) =>
+    (await call(svc.url, method, `/api/v1/public${path}`, key, body)).body;
 
   beforeAll(async () => {
     // A fixed base URL, so the links the service makes (join, host) point at it.
     const port = await freePort();
     dash = await startSignedIn({ PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` });
-    ({ dataDir, svc, page } = dash);
+    ({ dataDir, svc } = dash);
     key = unlimitedKey(dataDir);
+    page = await signedInPage();
+    context = page.context();
   });
-  afterAll(() => dash?.close());
-
-  it('creates an instant meeting, copies its join link, opens a host link and cancels it after confirmation', async () => {
-    await page.getByRole('button', { name: 'New meeting' }).click();
-    const form = page.getByRole('form', { name: 'New meeting' });
-    await form.getByLabel('Title').fill('Standup');
-    await screenshot(page, 'dashboard-meetings-create');
-    await form.getByRole('button', { name: 'Create meeting' }).click();
-    await page.getByRole('heading', { name: 'Standup' }).waitFor();
-    const id = new URL(page.url()).pathname.split('/').pop()!;
-    const meeting = (await call(svc.url, 'GET', `/api/v1/public/meetings/${id}`, key)).body;
-    expect(meeting.title).toBe('Standup');
-    await page.getByText(meeting.join_url).waitFor();
-
-    await page.getByRole('button', { name: 'Copy join link' }).click();
-    await page.getByRole('button', { name: 'Join link copied' }).waitFor();
-
-    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Join as host' }).click()]);
-    await popup.waitForURL(/\/m\//);
-    expect(popup.url()).toContain(`/m/${meeting.code}`);
-    await popup.close();
-
-    await page.getByRole('button', { name: 'Cancel meeting' }).click();
-    await page.getByRole('dialog', { name: 'Cancel this meeting?' }).getByRole('button', { name: 'Cancel meeting' }).click();
-    await page.locator('.page-head').getByText('cancelled').waitFor();
-    expect((await call(svc.url, 'GET', `/api/v1/public/meetings/${id}`, key)).body.status).toBe('cancelled');
+  afterAll(async () => {
+    await context?.close();
+    await dash?.close();
   });
 
-  it('schedules a meeting in a chosen time zone, keeping its offset', async () => {
+  it('Start now puts the signed-in host in the room with their name filled in; the dashboard then shows the meeting live', async () => {
+    await page.goto(`${svc.url}/meetings`);
+    await page.getByRole('button', { name: 'Start now' }).click();
+    await page.waitForURL(/\/m\/[a-z]{3}-[a-z]{4}-[a-z]{3}/);
+    const code = /\/m\/([a-z-]+)/.exec(page.url())![1]!;
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Owner');
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    expect(await waitForScreen(page)).toBe('room');
+
+    const meeting = await api('GET', `/meetings/${code}`);
+    expect(meeting).toMatchObject({ status: 'live', time_zone: VIEWER_ZONE });
+    const participants = await api('GET', `/meetings/${meeting.id}/participants`);
+    expect(participants.data).toEqual([expect.objectContaining({ name: 'Owner', role: 'host', left_at: null })]);
+
+    const dashboard = await signedInPage();
+    await dashboard.goto(`${svc.url}/meetings/${meeting.id}`);
+    await dashboard.locator('.page-head').getByText('live', { exact: true }).waitFor();
+    await dashboard.getByRole('button', { name: 'Join as host' }).waitFor();
+    await dashboard.getByRole('cell', { name: 'Owner' }).waitFor();
+    await dashboard.context().close();
+    await page.goto(`${svc.url}/meetings`);
+  });
+
+  it('creates a meeting with its time zone and settings, shows the problems the API names beside their fields, and edits it', async () => {
     await page.goto(`${svc.url}/meetings`);
     await page.getByRole('button', { name: 'New meeting' }).click();
     const form = page.getByRole('form', { name: 'New meeting' });
-    await form.getByLabel('Scheduled meeting').check();
-    await form.getByLabel('Title').fill('Board review');
+    await form.getByLabel('Title').fill('   ');
+    await form.getByLabel('Duration (minutes)').fill('0');
+    await form.getByRole('button', { name: 'Create meeting' }).click();
+    const title = form.getByLabel('Title');
+    await waitFor(async () => (await title.getAttribute('aria-invalid')) === 'true', 10_000);
+    const titleProblem = page.locator(`[id="${await title.getAttribute('aria-describedby')}"]`);
+    expect(await titleProblem.innerText()).toMatch(/must/);
+    const duration = form.getByLabel('Duration (minutes)');
+    const durationProblem = page.locator(`[id="${await duration.getAttribute('aria-describedby')}"]`);
+    expect(await durationProblem.innerText()).toBe('must be >= 1');
+    expect((await api('GET', '/meetings?limit=100')).data.filter((m: { title: string }) => m.title.trim() === '')).toEqual([]);
+
+    await title.fill('Board review');
     await form.getByLabel('Date').fill('2027-01-15');
-    await form.getByLabel('Time', { exact: true }).fill('09:30');
-    await form.getByLabel('Time zone').selectOption('America/New_York');
-    await form.getByLabel('Duration (minutes)').fill('45');
+    await form.getByLabel('Time', { exact: true }).fill('10:30');
+    await form.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await duration.fill('45');
+    await form.getByLabel(/Waiting room/).check();
+    await form.getByLabel(/transcribe automatically/).check();
     await form.getByRole('button', { name: 'Create meeting' }).click();
     await page.getByRole('heading', { name: 'Board review' }).waitFor();
     const id = new URL(page.url()).pathname.split('/').pop()!;
-    const meeting = (await call(svc.url, 'GET', `/api/v1/public/meetings/${id}`, key)).body;
-    expect(meeting).toMatchObject({ scheduled_at: '2027-01-15T09:30:00-05:00', duration_minutes: 45, status: 'scheduled' });
+    expect(await api('GET', `/meetings/${id}`)).toMatchObject({
+      scheduled_at: '2027-01-15T10:30:00+09:00',
+      time_zone: 'Asia/Tokyo',
+      duration_minutes: 45,
+      settings: { waiting_room: true, transcription_auto: true },
+      status: 'scheduled',
+    });
+
+    // 10:30 in Tokyo is 2:30 at night in Berlin.
+    const starts = page.locator('dl.facts dd').nth(2);
+    expect(await starts.innerText()).toMatch(/Jan 15, 2027.*10:30\sAM.*\(Asia\/Tokyo\)[\s\S]*2:30\sAM your time/);
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit meeting' });
+    expect(await edit.getByLabel('Time', { exact: true }).inputValue()).toBe('10:30');
+    expect(await edit.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+    await edit.getByLabel('Title').fill('Board review (moved)');
+    await edit.getByLabel('Time', { exact: true }).fill('11:00');
+    await edit.getByLabel(/Waiting room/).uncheck();
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Board review (moved)' }).waitFor();
+    expect(await api('GET', `/meetings/${id}`)).toMatchObject({
+      scheduled_at: '2027-01-15T11:00:00+09:00',
+      time_zone: 'Asia/Tokyo',
+      settings: { waiting_room: false, transcription_auto: true },
+    });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Add to calendar (.ics)' }).click(),
+    ]);
+    const ics = fs.readFileSync((await download.path())!, 'utf8');
+    const meeting = await api('GET', `/meetings/${id}`);
+    expect(download.suggestedFilename()).toBe(`${meeting.code}.ics`);
+    const lines = ics.replace(/\r\n /g, '').split('\r\n');
+    expect(lines).toEqual(expect.arrayContaining(['DTSTART:20270115T020000Z', 'DTEND:20270115T024500Z', `URL:${meeting.join_url}`]));
+    expect(lines).toContain('SUMMARY:Board review (moved)');
+
+    await shootAll('dashboard-meeting-two-zones', `/meetings/${id}`, async (p) => {
+      await p.getByText('your time').waitFor();
+    });
+    await shootAll('dashboard-meeting-edit-form', `/meetings/${id}`, async (p) => {
+      await p.getByRole('button', { name: 'Edit' }).click();
+      const f = p.getByRole('form', { name: 'Edit meeting' });
+      await f.getByLabel('Duration (minutes)').fill('2000');
+      await f.getByRole('button', { name: 'Save changes' }).click();
+      await f.locator('.field-error').filter({ hasText: 'must be <= 1440' }).waitFor();
+    });
+    await shootAll('dashboard-meeting-create-form', '/meetings', async (p) => {
+      await p.getByRole('button', { name: 'New meeting' }).click();
+      const f = p.getByRole('form', { name: 'New meeting' });
+      await f.getByLabel('Title').fill(' ');
+      await f.getByRole('button', { name: 'Create meeting' }).click();
+      await f.locator('.field-error').first().waitFor();
+    });
   });
 
-  it('creates a webinar with a slug and shows its registrations, recordings, transcript and summary', async () => {
-    await page.goto(`${svc.url}/meetings`);
-    await page.getByRole('button', { name: 'New meeting' }).click();
-    const form = page.getByRole('form', { name: 'New meeting' });
-    await form.getByLabel('Webinar').check();
-    await form.getByLabel('Title').fill('Spring launch');
-    await form.getByLabel('Time zone').selectOption('Europe/Paris');
-    await form.getByLabel(/^Slug/).fill('spring-launch');
-    await form.getByRole('button', { name: 'Create meeting' }).click();
-    await page.getByRole('heading', { name: 'Spring launch' }).waitFor();
-    const id = new URL(page.url()).pathname.split('/').pop()!;
-    const reg = await call(svc.url, 'POST', '/api/v1/public/webinars/spring-launch/registrations', key, {
-      email: 'grace@example.com',
-      name: 'Grace Hopper',
+  it('shows a failed transcription with its reason and a Retry that queues it again; recording lengths in m:ss', async () => {
+    const meeting = await api('POST', '/meetings', {
+      title: 'Retro',
+      scheduled_at: '2027-03-01T16:00:00-05:00',
+      time_zone: 'America/New_York',
+      settings: { transcription_auto: true },
     });
-    expect(reg.status).toBe(201);
-    const media = seedMediaResults(dataDir, id);
+    seedRecordingFile(dataDir, meeting.id, { content: 'not a media file', durationSeconds: 10 });
+    await page.goto(`${svc.url}/meetings/${meeting.id}`);
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('failed', { exact: true }).waitFor({ timeout: 30_000 });
+    await transcript.getByText(/Failed: the recording cannot be decoded/).waitFor();
+    expect(await page.getByLabel('duration').first().innerText()).toBe('0:10');
+    await expect(transcript.getByText('No transcript yet.').count()).resolves.toBe(0);
 
-    await page.reload();
-    await page.getByRole('cell', { name: 'grace@example.com' }).waitFor();
+    const before = (await page.evaluate(`fetch('/dashboard/api/meetings/${meeting.id}/processing').then((r) => r.json())`)) as {
+      transcript: { updated_at: string };
+    };
+    await transcript.getByRole('button', { name: 'Retry' }).click();
+    await waitFor(async () => {
+      const now = (await page.evaluate(`fetch('/dashboard/api/meetings/${meeting.id}/processing').then((r) => r.json())`)) as {
+        transcript: { status: string; updated_at: string };
+      };
+      return now.transcript.status === 'failed' && now.transcript.updated_at > before.transcript.updated_at;
+    }, 30_000);
+    await transcript.getByRole('button', { name: 'Retry' }).waitFor();
+
+    await shootAll('dashboard-meeting-failed-transcript', `/meetings/${meeting.id}`, async (p) => {
+      const region = p.getByRole('region', { name: 'Transcript' });
+      await region.getByRole('button', { name: 'Retry' }).waitFor();
+      await region.scrollIntoViewIfNeeded();
+    });
+  });
+
+  it('lists meetings with their start in their zone and the viewer’s, and shows seeded media', async () => {
+    const webinar = await api('POST', '/meetings', {
+      title: 'Spring launch',
+      kind: 'webinar',
+      slug: 'spring-launch',
+      scheduled_at: '2027-04-01T09:00:00+02:00',
+      time_zone: 'Europe/Paris',
+    });
+    const media = seedMediaResults(dataDir, webinar.id);
+    await page.goto(`${svc.url}/meetings/${webinar.id}`);
     await page.getByText(media.tldr).waitFor();
-    await waitFor(async () => (await page.locator('video').count()) === 2, 10_000);
-    const file = await page.evaluate<number>(
-      `fetch(document.querySelector('video').getAttribute('src')).then((r) => r.ok ? r.arrayBuffer().then((b) => b.byteLength) : -r.status)`,
-    );
-    expect(file).toBe('webm-bytes'.length);
-    await page.getByRole('heading', { name: 'Transcript' }).waitFor();
-    expect(await page.locator('.transcript').innerText()).toContain(media.transcriptText.split(' ').slice(0, 3).join(' '));
-    await screenshot(page, 'dashboard-meeting-page');
+    await waitFor(async () => (await page.getByLabel('duration').count()) === 2, 10_000);
+    expect(await page.getByLabel('duration').first().innerText()).toBe('2:05');
+
+    await page.goto(`${svc.url}/meetings`);
+    const row = page.getByRole('row').filter({ hasText: 'Board review (moved)' });
+    expect(await row.innerText()).toMatch(/11:00\sAM.*\(Asia\/Tokyo\)[\s\S]*3:00\sAM your time/);
+    await shootAll('dashboard-meetings-list', '/meetings', async (p) => {
+      await p.getByRole('link', { name: 'Spring launch' }).waitFor();
+    });
   });
 
   it('filters the list by status and pages through it', async () => {
@@ -105,16 +237,13 @@ describe('dashboard: meetings, in Chromium against the real service', () => {
     const rows = page.locator('tbody tr');
     await waitFor(async () => (await rows.count()) === 20, 10_000);
     await page.getByRole('button', { name: 'Next page' }).click();
-    await page.getByRole('link', { name: 'Standup' }).waitFor();
-    await waitFor(async () => (await rows.count()) === 4, 10_000);
-    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Board review (moved)' }).waitFor();
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByRole('link', { name: 'Bulk 20' }).waitFor();
-    await screenshot(page, 'dashboard-meetings');
 
-    await page.getByRole('button', { name: 'Cancelled', exact: true }).click();
-    await page.getByRole('link', { name: 'Standup' }).waitFor();
+    await page.getByRole('button', { name: 'Live', exact: true }).click();
     await waitFor(async () => (await rows.count()) === 1, 10_000);
+    await page.getByRole('link', { name: 'Owner meeting' }).waitFor();
   });
 
   it('edits the sites allowed to embed a meeting, naming a bad entry, and offers the embed code', async () => {
@@ -131,10 +260,6 @@ describe('dashboard: meetings, in Chromium against the real service', () => {
     await section.getByRole('button', { name: 'Save allowed sites' }).click();
     await section.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     expect(await field.inputValue()).toBe('https://app.example.com\nhttps://*.example.org');
-    expect((await call(svc.url, 'GET', `/api/v1/public/meetings/${created.body.id}/embed-origins`, key)).body.origins).toEqual([
-      'https://app.example.com',
-      'https://*.example.org',
-    ]);
     await section.getByText('Embed code').click();
     await section.getByText(`meetingCode: '${created.body.code}'`).waitFor();
     await screenshot(page, 'dashboard-meeting-embedding');

@@ -31,6 +31,30 @@ export function seedMediaResults(dataDir: string, meetingId: string): SeededMedi
 }
 
 /**
+ * Gives a meeting of a running service one ready video recording whose file holds `content` and which lasts
+ * `durationSeconds`, through the services on its data directory, so recording.ready fires (and, for a meeting with
+ * transcription_auto, the service's job worker tries to transcribe it: text that is no media fails that job).
+ */
+export function seedRecordingFile(dataDir: string, meetingId: string, opts: { content: string; durationSeconds: number }): string {
+  const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
+  try {
+    const started = core.services.recordings.start(meetingId, 'video');
+    const fileName = `${started.id}.webm`;
+    fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
+    fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), opts.content);
+    core.services.recordings.markReady(started.id, {
+      fileName,
+      contentType: 'video/webm',
+      sizeBytes: Buffer.byteLength(opts.content),
+      durationSeconds: opts.durationSeconds,
+    });
+    return started.id;
+  } finally {
+    core.close();
+  }
+}
+
+/**
  * Gives a meeting of a running service participants and a ready recording of `sentences` spoken by flite, through
  * the services on the service's own data directory (as the recorder stores one), so recording.ready fires and, for
  * a meeting with transcription_auto, the service's job worker transcribes it.

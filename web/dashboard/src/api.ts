@@ -1,9 +1,17 @@
+/** One field a problem+json answer names: `param` is the field's path (`title`, `settings.waiting_room`). */
+export interface FieldProblem {
+  param: string;
+  message: string;
+}
+
 /** A problem+json answer of the dashboard API. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly detail: string,
+    /** The fields the answer names (`errors`, or its single `param`). */
+    readonly fields: FieldProblem[] = [],
   ) {
     super(detail);
   }
@@ -37,7 +45,13 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/sign-in')) onSignedOut();
-    throw new ApiError(res.status, String(data?.code ?? 'error'), String(data?.detail ?? res.statusText));
+    const detail = String(data?.detail ?? res.statusText);
+    const fields = Array.isArray(data?.errors)
+      ? (data.errors as FieldProblem[])
+      : typeof data?.param === 'string'
+        ? [{ param: data.param, message: detail }]
+        : [];
+    throw new ApiError(res.status, String(data?.code ?? 'error'), detail, fields);
   }
   return data as T;
 }

@@ -270,3 +270,22 @@ function labelCells(node: ReactNode, headers: ReactNode[]): ReactNode {
   );
   return cloneElement(node, undefined, cells);
 }
+
+/** The message a problem+json answer gave for one field, shown beside it (its id goes in the field's aria-describedby). */
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span id={id} className="field-error">
+      {message}
+    </span>
+  );
+}
+
+/** A length of time in seconds as m:ss, or h:mm:ss from an hour on. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}

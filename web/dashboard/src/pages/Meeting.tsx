@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, ApiError, type Page, type Session } from '../api';
 import { Link } from '../router';
-import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, Table, useLoad, when } from '../ui';
+import { Badge, Button, ConfirmButton, copyText, ErrorNotice, formatDuration, Section, useAction, Table, useLoad, when } from '../ui';
 import { STATUS_TONE, type Meeting } from './meeting-types';
+import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
 
 interface Participant {
   id: string;
@@ -36,6 +37,40 @@ interface Transcript {
   text: string;
 }
 
+/** Where a meeting's transcript or summary stands, as /meetings/{id}/processing says. */
+interface ProcessingState {
+  status: 'none' | 'pending' | 'running' | 'failed' | 'ready';
+  failure_reason: string | null;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  updated_at: string | null;
+  can_retry: boolean;
+}
+
+interface Processing {
+  transcript: ProcessingState;
+  summary: ProcessingState;
+}
+
+const PROCESSING_LABEL = { none: 'not started', pending: 'queued', running: 'in progress', failed: 'failed', ready: 'ready' } as const;
+const PROCESSING_TONE = { none: 'muted', pending: 'info', running: 'info', failed: 'bad', ready: 'ok' } as const;
+
+/** Calls `tick` every `ms` while `active` and the page is visible, and once when the page becomes visible again. */
+function usePoll(tick: () => void, ms: number, active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => document.visibilityState === 'visible' && tick(), ms);
+    const onVisible = () => document.visibilityState === 'visible' && tick();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('pageshow', onVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('pageshow', onVisible);
+    };
+  }, [tick, ms, active]);
+}
+
 interface Summary {
   tldr: string;
   decisions: { text: string }[];
@@ -56,7 +91,14 @@ async function optional<T>(load: Promise<T>): Promise<T | null> {
 /** A meeting's page: its facts and actions, participants, recordings, transcript, summary and registrations. */
 export function MeetingPage({ id, session }: { id: string; session: Session }) {
   const meeting = useLoad(() => api<Meeting>('GET', `/v1/meetings/${encodeURIComponent(id)}`), [id]);
+  const processing = useLoad(() => api<Processing>('GET', `/meetings/${encodeURIComponent(id)}/processing`), [id]);
+  const [editing, setEditing] = useState(false);
   const m = meeting.data;
+  // A meeting goes live when someone joins and ends when the room empties: keep the status shown current.
+  usePoll(meeting.reload, 10_000, m?.status === 'scheduled' || m?.status === 'live');
+  const busy =
+    processing.data && [processing.data.transcript, processing.data.summary].some((p) => p.status === 'pending' || p.status === 'running');
+  usePoll(processing.reload, 3_000, Boolean(busy));
   if (meeting.error) return <ErrorNotice error={meeting.error} />;
   if (!m) return <p className="loading">Loading…</p>;
   return (
@@ -68,22 +110,51 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
         <h1>{m.title}</h1>
         <Badge tone={STATUS_TONE[m.status]}>{m.status}</Badge>
       </div>
-      <MeetingActions meeting={m} onChanged={meeting.reload} />
+      <MeetingActions meeting={m} onChanged={meeting.reload} onEdit={() => setEditing(true)} />
+      {editing && (
+        <Section title="Edit meeting">
+          <MeetingForm
+            session={session}
+            meeting={m}
+            onCancel={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              meeting.reload();
+            }}
+          />
+        </Section>
+      )}
       <div className="grid-2">
         <Section title="Details">
           <dl className="facts">
             <dt>Kind</dt>
-            <dd>{m.kind === 'webinar' ? `Webinar, slug ${m.slug}` : 'Meeting'}</dd>
+            <dd>
+              {m.kind === 'webinar' ? (
+                <>
+                  Webinar, registration page <a href={`/w/${encodeURIComponent(m.slug ?? '')}`}>/w/{m.slug}</a>
+                </>
+              ) : (
+                'Meeting'
+              )}
+            </dd>
             <dt>Code</dt>
             <dd>
               <code>{m.code}</code>
             </dd>
             <dt>Starts</dt>
             <dd>
-              {when(m.scheduled_at)} <span className="muted">({m.scheduled_at})</span>
+              <StartTimes meeting={m} />
+              <a className="ics" href={`/dashboard/api/meetings/${encodeURIComponent(m.id)}/calendar.ics`} download={`${m.code}.ics`}>
+                Add to calendar (.ics)
+              </a>
             </dd>
             <dt>Duration</dt>
             <dd>{m.duration_minutes} minutes</dd>
+            <dt>Settings</dt>
+            <dd>
+              Waiting room {m.settings.waiting_room ? 'on' : 'off'}; automatic recording and transcript{' '}
+              {m.settings.transcription_auto ? 'on' : 'off'}
+            </dd>
             <dt>Started</dt>
             <dd>{when(m.started_at)}</dd>
             <dt>Ended</dt>
@@ -99,20 +170,27 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
       {(m.status === 'scheduled' || m.status === 'live') && <Embedding meeting={m} baseUrl={session.base_url} />}
       <Recordings meetingId={m.id} />
       <div className="grid-2">
-        <TranscriptView meetingId={m.id} />
-        <SummaryView meetingId={m.id} />
+        <TranscriptView meetingId={m.id} state={processing.data?.transcript} onRetried={processing.reload} />
+        <SummaryView meetingId={m.id} state={processing.data?.summary} onRetried={processing.reload} />
       </div>
+      <ErrorNotice error={processing.error} />
       {m.kind === 'webinar' && <Registrations meetingId={m.id} />}
     </>
   );
 }
 
-function MeetingActions({ meeting: m, onChanged }: { meeting: Meeting; onChanged: () => void }) {
+function MeetingActions({ meeting: m, onChanged, onEdit }: { meeting: Meeting; onChanged: () => void; onEdit: () => void }) {
   const [copied, setCopied] = useState(false);
   const host = useAction();
+  const open = m.status === 'scheduled' || m.status === 'live';
   return (
     <div className="card">
       <div className="actions">
+        {open && (
+          <Button variant="primary" disabled={host.pending} onClick={() => host.run(() => joinAsHost(m.id))}>
+            {m.status === 'live' ? 'Join as host' : 'Start now'}
+          </Button>
+        )}
         <Button
           onClick={async () => {
             await copyText(m.join_url);
@@ -121,22 +199,7 @@ function MeetingActions({ meeting: m, onChanged }: { meeting: Meeting; onChanged
         >
           {copied ? 'Join link copied' : 'Copy join link'}
         </Button>
-        {(m.status === 'scheduled' || m.status === 'live') && (
-          <Button
-            variant="primary"
-            disabled={host.pending}
-            onClick={() =>
-              host.run(async () => {
-                const popup = window.open('', '_blank');
-                const link = await api<{ url: string }>('POST', `/v1/meetings/${m.id}/host-links`, {});
-                if (popup) popup.location.href = link.url;
-                else location.href = link.url;
-              })
-            }
-          >
-            Join as host
-          </Button>
-        )}
+        {open && <Button onClick={onEdit}>Edit</Button>}
         {m.status === 'live' && (
           <ConfirmButton
             label="End meeting"
@@ -291,7 +354,11 @@ function Recordings({ meetingId }: { meetingId: string }) {
               <div className="endpoint-head">
                 <span>
                   {r.kind === 'video' ? 'Video' : 'Audio'} recording, {when(r.created_at)}
-                  {r.duration_seconds !== null && `, ${Math.round(r.duration_seconds / 60)} min`}
+                  {r.duration_seconds !== null && (
+                    <>
+                      , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
+                    </>
+                  )}
                   {r.size_bytes !== null && `, ${(r.size_bytes / 1_048_576).toFixed(1)} MB`}
                 </span>
                 <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
@@ -317,19 +384,65 @@ function Recordings({ meetingId }: { meetingId: string }) {
   );
 }
 
-function TranscriptView({ meetingId }: { meetingId: string }) {
-  const t = useLoad(() => optional(api<Transcript>('GET', `/v1/meetings/${meetingId}/transcript`)), [meetingId]);
+/** A transcript's or summary's status: a badge, why it failed, and Retry for a failed one. */
+function ProcessingStatus({
+  meetingId,
+  output,
+  state,
+  onRetried,
+}: {
+  meetingId: string;
+  output: 'transcript' | 'summary';
+  state: ProcessingState | undefined;
+  onRetried: () => void;
+}) {
+  const retry = useAction();
+  if (!state) return null;
   return (
-    <Section title="Transcript">
+    <div className="processing">
+      <p>
+        Status: <Badge tone={PROCESSING_TONE[state.status]}>{PROCESSING_LABEL[state.status]}</Badge>
+        {state.status === 'pending' && state.next_attempt_at && state.failure_reason && (
+          <span className="muted"> (trying again {when(state.next_attempt_at)})</span>
+        )}
+      </p>
+      {state.failure_reason && (state.status === 'failed' || state.status === 'pending') && (
+        <p className={state.status === 'failed' ? 'failure' : 'muted'}>
+          {state.status === 'failed' ? 'Failed: ' : 'Last attempt failed: '}
+          {state.failure_reason}
+        </p>
+      )}
+      {state.can_retry && (
+        <Button
+          disabled={retry.pending}
+          onClick={() =>
+            retry.run(async () => {
+              await api('POST', `/meetings/${encodeURIComponent(meetingId)}/${output}/retry`);
+              onRetried();
+            })
+          }
+        >
+          Retry
+        </Button>
+      )}
+      <ErrorNotice error={retry.error} />
+    </div>
+  );
+}
+
+function TranscriptView({ meetingId, state, onRetried }: { meetingId: string; state: ProcessingState | undefined; onRetried: () => void }) {
+  const t = useLoad(() => optional(api<Transcript>('GET', `/v1/meetings/${meetingId}/transcript`)), [meetingId, state?.status]);
+  return (
+    <Section title="Transcript" id="transcript">
+      <ProcessingStatus meetingId={meetingId} output="transcript" state={state} onRetried={onRetried} />
       <ErrorNotice error={t.error} />
-      {t.data === null && <p className="empty">No transcript yet.</p>}
+      {t.data === null && state?.status === 'none' && <p className="empty">No transcript: this meeting has no transcribed recording.</p>}
       {t.data && (
         <div className="transcript">
           {t.data.segments.length > 0
             ? t.data.segments.map((s, i) => (
                 <p key={i}>
-                  <span className="muted">{new Date(s.start * 1000).toISOString().slice(11, 19)}</span>{' '}
-                  {s.speaker && <strong>{s.speaker}: </strong>}
+                  <span className="muted">{formatDuration(s.start)}</span> {s.speaker && <strong>{s.speaker}: </strong>}
                   {s.text}
                 </p>
               ))
@@ -340,12 +453,13 @@ function TranscriptView({ meetingId }: { meetingId: string }) {
   );
 }
 
-function SummaryView({ meetingId }: { meetingId: string }) {
-  const s = useLoad(() => optional(api<Summary>('GET', `/v1/meetings/${meetingId}/summary`)), [meetingId]);
+function SummaryView({ meetingId, state, onRetried }: { meetingId: string; state: ProcessingState | undefined; onRetried: () => void }) {
+  const s = useLoad(() => optional(api<Summary>('GET', `/v1/meetings/${meetingId}/summary`)), [meetingId, state?.status]);
   return (
-    <Section title="Summary">
+    <Section title="Summary" id="summary">
+      <ProcessingStatus meetingId={meetingId} output="summary" state={state} onRetried={onRetried} />
       <ErrorNotice error={s.error} />
-      {s.data === null && <p className="empty">No summary yet.</p>}
+      {s.data === null && state?.status === 'none' && <p className="empty">No summary: it is made from the transcript.</p>}
       {s.data && (
         <>
           <p>{s.data.tldr}</p>
