@@ -98,7 +98,7 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     const title = form.getByLabel('Title');
     await waitFor(async () => (await title.getAttribute('aria-invalid')) === 'true', 10_000);
     const titleProblem = page.locator(`[id="${await title.getAttribute('aria-describedby')}"]`);
-    expect(await titleProblem.innerText()).toMatch(/must/);
+    expect(await titleProblem.innerText()).toBe('must not be blank');
     const duration = form.getByLabel('Duration (minutes)');
     const durationProblem = page.locator(`[id="${await duration.getAttribute('aria-describedby')}"]`);
     expect(await durationProblem.innerText()).toBe('must be >= 1');

@@ -32,6 +32,23 @@ describe('objectValidator', () => {
     ]);
   });
 
+  it('says a value of only spaces is blank instead of quoting the pattern', () => {
+    const blank = objectValidator<{ name: string }>({
+      type: 'object',
+      properties: { name: { type: 'string', pattern: '\\S' }, code: { type: 'string', pattern: '^[a-z]+$' } },
+    });
+    try {
+      blank({ name: '   ', code: 'A' });
+    } catch (e) {
+      expect((e as AppError).extra.errors).toEqual([
+        { param: 'name', message: 'must not be blank' },
+        { param: 'code', message: 'must match pattern "^[a-z]+$"' },
+      ]);
+      return;
+    }
+    throw new Error('expected a validation error');
+  });
+
   it.each([[[]], ['text'], [42]])('refuses a body that is not a JSON object: %j', (input) => {
     expect(errorOf(input).extra).toMatchObject({ param: 'body' });
   });

@@ -80,6 +80,10 @@ function toFieldError(e: ErrorObject): FieldError {
       return { param: join(String(e.params.missingProperty)), message: 'is required' };
     case 'additionalProperties':
       return { param: join(String(e.params.additionalProperty)), message: 'is not a known field' };
+    case 'pattern':
+      // `\S` is how schemas say "not only spaces"; the regular expression means nothing to the person who typed the value.
+      if (e.params.pattern === '\\S') return { param: path || 'body', message: 'must not be blank' };
+      return { param: path || 'body', message: e.message ?? 'is invalid' };
     case 'format':
       return { param: path || 'body', message: FORMAT_MESSAGES[String(e.params.format)] ?? `must be a valid ${e.params.format}` };
     default:
