@@ -14,11 +14,12 @@ import { getVariableValues } from 'graphql/execution/values';
 import type { Reflection } from '../project/project.reflection';
 import type { ApiRole } from '../project/project.setup';
 import { AppError } from '../shared/errors';
-import { Compiler, RowBudget } from './graphql.compile';
 import { buildModel, type GraphModel } from './graphql.model';
+import { OperationPlanner, RowBudget } from './graphql.plan';
 import { buildSchema } from './graphql.schema';
 import { shapeQuery } from './graphql.shape';
 import { documentSizeError, type SizeLimits } from './graphql.size';
+import { mutationSql, querySql } from './graphql.transpile';
 
 /** A GraphQL request body. */
 export interface GraphqlRequest {
@@ -186,27 +187,26 @@ export class GraphqlPlanner {
     if (coerced.errors) return respond({ data: null, errors: coerced.errors.map((e) => ({ message: e.message })) });
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-    const budget = new RowBudget(this.limits.maxRows);
-    const compiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
+    const planner = new OperationPlanner(schema, model, coerced.coerced, fragments, new RowBudget(this.limits.maxRows));
     const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
-    const top = compiler.collect(operation.selectionSet, rootType);
+    const top = planner.collect(operation.selectionSet, rootType);
     const data = [...top].filter(([, nodes]) => !nodes[0]!.name.value.startsWith('__'));
     if (data.length > this.limits.maxRootFields) {
       return answer(`Query selects too many root fields: the limit is ${this.limits.maxRootFields}, aliases included`);
     }
     const statements: PlannedStatement[] = [];
     if (operation.operation === 'mutation') {
-      for (const [, nodes] of data) {
-        const fieldCompiler = new Compiler(schema, model, coerced.coerced, fragments, budget);
-        const m = fieldCompiler.mutationField(mergeNodes(nodes));
-        statements.push({ sql: m.sql, params: fieldCompiler.params, columns: ['data'], atMost: m.atMost, verb: m.verb });
+      // Every field is planned (and every error raised) before any SQL is written.
+      const plans = data.map(([, nodes]) => planner.mutationField(mergeNodes(nodes)));
+      for (const plan of plans) {
+        const { sql, params } = mutationSql(plan);
+        const atMost = plan.kind === 'update' || plan.kind === 'delete' ? plan.atMost : null;
+        statements.push({ sql, params, columns: ['data'], atMost, verb: plan.kind === 'function' ? 'call' : plan.kind });
       }
     } else if (data.length > 0) {
       // As text: the caller's thread passes the JSON on without parsing it.
-      const exprs = data.map(([, nodes]) => compiler.queryField(mergeNodes(nodes)));
-      const columns = exprs.map((_, i) => `f${i}`);
-      const sql = `select ${exprs.map((e, i) => `(${e})::text as "${columns[i]}"`).join(', ')}`;
-      statements.push({ sql, params: compiler.params, columns, atMost: null, verb: 'select' });
+      const { sql, params, columns } = querySql(data.map(([, nodes]) => planner.queryField(mergeNodes(nodes))));
+      statements.push({ sql, params, columns, atMost: null, verb: 'select' });
     }
     const keys = data.map(([key]) => key);
     this.inFlight.set(id, { ...prepared, schema, operation, fragments, variables: coerced.coerced, keys });
