@@ -154,6 +154,8 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
             <dd>
               Waiting room {m.settings.waiting_room ? 'on' : 'off'}; automatic recording and transcript{' '}
               {m.settings.transcription_auto ? 'on' : 'off'}
+              {typeof m.settings.join_before_start_minutes === 'number' &&
+                `; guests may join ${m.settings.join_before_start_minutes} minutes before the start`}
             </dd>
             <dt>Started</dt>
             <dd>{when(m.started_at)}</dd>

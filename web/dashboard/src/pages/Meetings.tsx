@@ -136,7 +136,14 @@ const FIELDS = [
   'slug',
   'settings.waiting_room',
   'settings.transcription_auto',
+  'settings.join_before_start_minutes',
 ] as const;
+
+/** A number field's value as a number, or as typed when it is none (so the API names the problem). */
+function numberOrText(value: string): number | string {
+  const number = Number(value);
+  return value.trim() === '' || !Number.isFinite(number) ? value : number;
+}
 
 /**
  * The form for a new meeting or webinar, or, given `meeting`, for changing one: title, start date, time and time zone,
@@ -166,6 +173,7 @@ export function MeetingForm({
   const [duration, setDuration] = useState(String(meeting?.duration_minutes ?? 60));
   const [waitingRoom, setWaitingRoom] = useState(meeting?.settings.waiting_room ?? false);
   const [autoTranscribe, setAutoTranscribe] = useState(meeting?.settings.transcription_auto ?? false);
+  const [joinEarly, setJoinEarly] = useState(String(meeting?.settings.join_before_start_minutes ?? 10));
   const [slug, setSlug] = useState('');
   const [org, setOrg] = useState(session.organizations[0]?.id ?? '');
   const [problems, setProblems] = useState<FieldProblem[]>([]);
@@ -187,13 +195,12 @@ export function MeetingForm({
         e.preventDefault();
         setProblems([]);
         void save.run(async () => {
-          const number = Number(duration);
           const body: Record<string, unknown> = {
             title,
             scheduled_at: date && time ? zonedDateTime(date, time, zone) : `${date}T${time}`,
             time_zone: zone,
-            duration_minutes: duration.trim() === '' || !Number.isFinite(number) ? duration : number,
-            settings: { waiting_room: waitingRoom, transcription_auto: autoTranscribe },
+            duration_minutes: numberOrText(duration),
+            settings: { waiting_room: waitingRoom, transcription_auto: autoTranscribe, join_before_start_minutes: numberOrText(joinEarly) },
           };
           if (!meeting) {
             body.organization_id = org || undefined;
@@ -276,6 +283,19 @@ export function MeetingForm({
         <label className="check">
           <input type="checkbox" checked={autoTranscribe} onChange={(e) => setAutoTranscribe(e.target.checked)} />
           Record and transcribe automatically when it starts
+        </label>
+        <label className="inline-number">
+          Guests may join
+          <input
+            type="number"
+            inputMode="numeric"
+            min={0}
+            value={joinEarly}
+            onChange={(e) => setJoinEarly(e.target.value)}
+            {...described('settings.join_before_start_minutes')}
+          />
+          minutes before the start
+          <FieldError id={`${ids}-settings.join_before_start_minutes`} message={problemOf('settings.join_before_start_minutes')} />
         </label>
       </fieldset>
       {!meeting && session.organizations.length > 1 && (
