@@ -34,6 +34,8 @@ describe('dashboard: Project tables without row-level security are marked, and "
     await sql.getByRole('button', { name: 'Run SQL' }).click();
 
     await row().getByText('RLS disabled').waitFor({ timeout: 30_000 });
+    // The IDE took the new table in without a reload.
+    await page.getByRole('button', { name: 'todosCollection' }).waitFor();
     await page.getByRole('status').filter({ hasText: '1 table has row-level security disabled' }).waitFor();
     const anon = await page.getByRole('textbox', { name: 'anon key' }).inputValue();
     expect(await insertAsAnon(anon, 'open to anyone')).toEqual({ data: { insertIntotodosCollection: { affectedCount: 1 } } });

@@ -57,6 +57,8 @@ export default function ProjectIde(_props: { session: Session }) {
   const project = useLoad(() => api<ProjectInfo>('GET', '/project'), []);
   const [choice, setChoice] = useState<KeyChoice>('anon');
   const [sub, setSub] = useState('00000000-0000-4000-8000-000000000001');
+  // Bumped after each SQL statement: the IDE is mounted afresh, so its schema and collections show the new tables.
+  const [schemaEpoch, setSchemaEpoch] = useState(0);
   const [userToken, setUserToken] = useState<string>();
   const mint = useAction();
   const tables = useLoad(() => api<{ data: TableRls[] }>('GET', '/project/tables'), []);
@@ -111,6 +113,7 @@ export default function ProjectIde(_props: { session: Session }) {
         <ErrorNotice error={mint.error} />
         <div className="ide">
           <GraphiQL
+            key={schemaEpoch}
             fetcher={fetcher}
             plugins={[collectionsPlugin]}
             visiblePlugin={collectionsPlugin}
@@ -125,7 +128,14 @@ export default function ProjectIde(_props: { session: Session }) {
         <CopyField label="anon key" value={info.anon_key} />
         <CopyField label="service_role key (keep it on servers)" value={info.service_role_key} />
       </Section>
-      {info.can_run_sql && <SqlRunner onRun={tables.reload} />}
+      {info.can_run_sql && (
+        <SqlRunner
+          onRun={() => {
+            tables.reload();
+            setSchemaEpoch((n) => n + 1);
+          }}
+        />
+      )}
     </>
   );
 }
