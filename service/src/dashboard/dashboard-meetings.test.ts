@@ -1,4 +1,15 @@
+import { withoutPaths } from './meeting-processing';
 import { dashboardClient, seedMeeting, seedRecording, seedTranscript, startTestServer, type TestServer } from '../testing';
+
+describe('withoutPaths', () => {
+  it('keeps file names and drops the directories of absolute paths, leaving URLs alone', () => {
+    expect(withoutPaths("ffprobe failed: /tmp/svc-1/recordings/rec_1.webm: Invalid data ('/srv/a/b.wav')")).toBe(
+      "ffprobe failed: rec_1.webm: Invalid data ('b.wav')",
+    );
+    expect(withoutPaths('POST https://stt.example.com/v1/audio failed: 503')).toBe('POST https://stt.example.com/v1/audio failed: 503');
+    expect(withoutPaths(null)).toBeNull();
+  });
+});
 
 describe('dashboard meeting endpoints: join as host, calendar invitation, transcript and summary jobs with Retry', () => {
   let t: TestServer;
@@ -72,6 +83,8 @@ describe('dashboard meeting endpoints: join as host, calendar invitation, transc
     const failed = (await state()).transcript;
     expect(failed).toMatchObject({ status: 'failed', can_retry: true, attempt_count: 1 });
     expect(failed.failure_reason).toMatch(/cannot be decoded/);
+    expect(failed.failure_reason).not.toContain(t.dataDir);
+    expect(failed.failure_reason).toMatch(/rec_\w+\.webm/);
 
     expect((await c.call('POST', `/meetings/${meeting.id}/transcript/retry`, undefined, { 'x-csrf-token': '' })).status).toBe(403);
     expect((await state()).transcript.status).toBe('failed');

@@ -61,6 +61,11 @@ export class MeetingProcessingService {
   }
 }
 
+/** A job's error without the server's directories: `/srv/svc/data/recordings/rec_1.webm` -> `rec_1.webm`. */
+export function withoutPaths(error: string | null): string | null {
+  return error && error.replace(/(^|[\s'"([])\/(?:[^\s/'"]+\/)+([^\s/'"]+)/g, '$1$2');
+}
+
 function stateOf(job: JobRow | undefined, storedAt: string | undefined): ProcessingState {
   const idle = { failure_reason: null, attempt_count: job?.attempt_count ?? 0, next_attempt_at: null, can_retry: false };
   const active = job && (job.status === 'pending' || job.status === 'running');
@@ -68,14 +73,14 @@ function stateOf(job: JobRow | undefined, storedAt: string | undefined): Process
     return {
       ...idle,
       status: job.status as 'pending' | 'running',
-      failure_reason: job.last_error,
+      failure_reason: withoutPaths(job.last_error),
       next_attempt_at: job.status === 'pending' && job.next_run_at !== null ? isoAt(job.next_run_at) : null,
       updated_at: job.created_at,
     };
   }
   // A failure newer than the stored result (a re-run that failed) is what the reader needs to see; the result stays readable.
   if (job?.status === 'failed' && (!storedAt || (job.completed_at ?? '') > storedAt)) {
-    return { ...idle, status: 'failed', failure_reason: job.last_error, updated_at: job.completed_at, can_retry: true };
+    return { ...idle, status: 'failed', failure_reason: withoutPaths(job.last_error), updated_at: job.completed_at, can_retry: true };
   }
   if (storedAt) return { ...idle, status: 'ready', updated_at: storedAt };
   return { ...idle, status: 'none', updated_at: null };
