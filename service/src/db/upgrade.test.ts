@@ -54,6 +54,19 @@ function backToPreviousRelease(db: Db, previous: Map<string, string>): void {
     scratch.exec(sql);
     const kept = new Set(columnsOf(scratch));
     scratch.close();
+    if (sql.startsWith('CREATE VIRTUAL TABLE')) {
+      // A virtual table (full-text search) cannot drop a column: it is made again from the old text with its rows.
+      const columns = columnsOf(db)
+        .filter((c) => kept.has(c))
+        .map((c) => `"${c}"`)
+        .join(', ');
+      db.exec(`CREATE TEMP TABLE previous_rows AS SELECT rowid AS previous_rowid, ${columns} FROM "${table}"`);
+      db.exec(`DROP TABLE "${table}"`);
+      db.exec(sql);
+      db.exec(`INSERT INTO "${table}" (rowid, ${columns}) SELECT previous_rowid, ${columns} FROM previous_rows`);
+      db.exec('DROP TABLE temp.previous_rows');
+      continue;
+    }
     for (const column of columnsOf(db)
       .filter((c) => !kept.has(c))
       .reverse())

@@ -45,7 +45,7 @@ export const eventsOpenApi: OpenApiFragment = {
         data: {
           type: 'object',
           description:
-            '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
+            '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count, speakers: [{name, participant_id}] (who spoke, in order of first speech)} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
           properties: {
             meeting: {
               type: 'object',
@@ -60,7 +60,22 @@ export const eventsOpenApi: OpenApiFragment = {
               },
             },
             recording: ref('Recording'),
-            transcript: { type: 'object', properties: { language: { type: 'string' }, segment_count: { type: 'integer' } } },
+            transcript: {
+              type: 'object',
+              properties: {
+                language: { type: 'string' },
+                segment_count: { type: 'integer' },
+                speakers: {
+                  type: 'array',
+                  description: 'Who spoke, each once, in order of first speech (segments without a known speaker are not counted).',
+                  items: {
+                    type: 'object',
+                    required: ['name', 'participant_id'],
+                    properties: { name: { type: 'string' }, participant_id: { type: ['string', 'null'] } },
+                  },
+                },
+              },
+            },
             summary: { type: 'object', properties: { tldr: { type: 'string' } } },
             registration: {
               type: 'object',

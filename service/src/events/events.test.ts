@@ -80,7 +80,11 @@ describe('events: emitters, GET /events and the polling feed', () => {
         download_url: expect.stringContaining(`https://meet.example.com/api/v1/public/recordings/${rec.id}/download?token=`),
       });
       expect(recording.data.meeting.id).toBe(m.id);
-      expect((await get('/triggers/transcript.ready?limit=1')).body.data[0].data.transcript).toEqual({ language: 'en', segment_count: 2 });
+      expect((await get('/triggers/transcript.ready?limit=1')).body.data[0].data.transcript).toEqual({
+        language: 'en',
+        segment_count: 2,
+        speakers: [],
+      });
       expect((await get('/triggers/summary.ready?limit=1')).body.data[0].data.summary).toEqual({ tldr: 'Greetings.' });
       expect((await get(`/meetings/${m.id}/transcript`)).body.text).toBe('Hello there. Bye.');
       expect(() =>

@@ -385,6 +385,7 @@ describe('search_content and ask_meetings through the official SDK client', () =
       meeting: corpus.retro,
       source: 'transcript',
       speaker: 'Beth',
+      participant_id: null,
       time: clockTime(beth.start),
       start_seconds: beth.start,
       segment_index: 2,

@@ -52,8 +52,11 @@ export function transcriptText(t: Transcript): string {
 
 /** A summary as plain text: the TL;DR, the decisions and the action items with owner and due date. */
 export function summaryText(title: string, s: Summary): string {
-  const decisions = s.decisions.map((d) => `- ${d.text}`);
-  const actions = s.action_items.map((a) => `- ${a.text} (owner: ${a.owner ?? 'unassigned'}; due: ${a.due ?? 'no date'})`);
+  const saidBy = (speakers: string[] | undefined) => (speakers?.length ? ` (said by ${speakers.join(', ')})` : '');
+  const decisions = s.decisions.map((d) => `- ${d.text}${saidBy(d.speakers)}`);
+  const actions = s.action_items.map(
+    (a) => `- ${a.text} (owner: ${a.owner ?? 'unassigned'}; due: ${a.due ?? 'no date'})${saidBy(a.speakers)}`,
+  );
   return [
     `Summary of "${title}"`,
     `TL;DR: ${s.tldr}`,
@@ -66,7 +69,11 @@ export function summaryText(title: string, s: Summary): string {
 export const passageFields: Record<string, JsonSchema> = {
   meeting: meetingRefSchema,
   source: { type: 'string', enum: ['transcript', 'chat'], description: 'transcript: said in the meeting; chat: written in its chat.' },
-  speaker: { type: ['string', 'null'], description: 'Who said or wrote it.' },
+  speaker: { type: ['string', 'null'], description: 'Who said or wrote it (their name at the time).' },
+  participant_id: {
+    type: ['string', 'null'],
+    description: "Their participant id (the meeting's participants list in the REST API); null when unknown.",
+  },
   time: { type: ['string', 'null'], description: 'Transcript passages: m:ss from the start of the recording.' },
   start_seconds: { type: ['number', 'null'], description: 'Transcript passages: seconds from the start of the recording.' },
   segment_index: { type: ['integer', 'null'], description: "Transcript passages: the segment's index, as get_transcript numbers them." },

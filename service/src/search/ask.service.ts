@@ -21,6 +21,8 @@ export interface Citation {
   meeting: { id: string; code: string; title: string };
   source: SearchHit['source'];
   speaker: string | null;
+  /** The speaker's participant; null when unknown. */
+  participant_id: string | null;
   /** Transcript passages: seconds from the start of the recording, and the segment's index in the transcript. */
   start_seconds: number | null;
   segment_index: number | null;
@@ -107,8 +109,8 @@ function notFound(question: string, generator: Answer['generator']): Answer {
 }
 
 function citationOf(hit: SearchHit, number: number): Citation {
-  const { meeting, source, speaker, start_seconds, segment_index, chat_message_id, at, text } = hit;
-  return { number, meeting, source, speaker, start_seconds, segment_index, chat_message_id, at, text };
+  const { meeting, source, speaker, participant_id, start_seconds, segment_index, chat_message_id, at, text } = hit;
+  return { number, meeting, source, speaker, participant_id, start_seconds, segment_index, chat_message_id, at, text };
 }
 
 /** Where and when a passage was said or written, for people and models: `"Title" (code) at 2:15` or `... in the chat at ...`. */

@@ -82,6 +82,7 @@ describe('ask: questions answered from transcripts and chat with citations (extr
       meeting: budget,
       source: 'transcript',
       speaker: 'Priya',
+      participant_id: null,
       start_seconds: segment.start,
       segment_index: 7,
       chat_message_id: null,

@@ -30,7 +30,18 @@ export const searchOpenApi: OpenApiFragment = {
   schemas: {
     SearchHit: {
       type: 'object',
-      required: ['meeting', 'source', 'text', 'snippet', 'speaker', 'start_seconds', 'segment_index', 'chat_message_id', 'at'],
+      required: [
+        'meeting',
+        'source',
+        'text',
+        'snippet',
+        'speaker',
+        'participant_id',
+        'start_seconds',
+        'segment_index',
+        'chat_message_id',
+        'at',
+      ],
       properties: {
         meeting: {
           type: 'object',
@@ -40,7 +51,11 @@ export const searchOpenApi: OpenApiFragment = {
         source: { type: 'string', enum: ['transcript', 'chat'] },
         text: { type: 'string' },
         snippet: { type: 'string' },
-        speaker: { type: ['string', 'null'] },
+        speaker: { type: ['string', 'null'], description: 'Who said or wrote it: their name at the time.' },
+        participant_id: {
+          type: ['string', 'null'],
+          description: 'The participant who said or wrote it, as listed by GET /meetings/{id}/participants; null when unknown.',
+        },
         start_seconds: { type: ['number', 'null'], description: 'Transcript hits: seconds from the start of the recording.' },
         segment_index: { type: ['integer', 'null'], description: "Transcript hits: the segment's index in the transcript." },
         chat_message_id: { type: ['string', 'null'] },

@@ -13,6 +13,8 @@ export interface SearchEntry {
   speaker: string | null;
   start_seconds: number | null;
   at: string;
+  /** The participant who said or wrote it; null when unknown. */
+  participant_id: string | null;
 }
 
 /** An entry found by a search, with its place in the index (newer entries have higher rowids). */
@@ -54,7 +56,8 @@ const IN_SCOPE = `s.organization_id IN (SELECT value FROM json_each(@orgs))
         AND s.source IN (SELECT value FROM json_each(@sources))
         AND (@meeting IS NULL OR s.meeting_id = @meeting)`;
 
-const ENTRY_COLUMNS = 's.rowid, s.text, s.organization_id, s.meeting_id, s.source, s.ref, s.speaker, s.start_seconds, s.at';
+const ENTRY_COLUMNS =
+  's.rowid, s.text, s.organization_id, s.meeting_id, s.source, s.ref, s.speaker, s.start_seconds, s.at, s.participant_id';
 
 /** SQL access to the FTS5 search index. */
 export class SearchRepo {
@@ -69,8 +72,8 @@ export class SearchRepo {
   private readonly lastRowidStmt;
 
   constructor(db: Db) {
-    this.insertStmt = db.prepare(`INSERT INTO search_index (text, organization_id, meeting_id, source, ref, speaker, start_seconds, at)
-      VALUES (@text, @organization_id, @meeting_id, @source, @ref, @speaker, @start_seconds, @at)`);
+    this.insertStmt = db.prepare(`INSERT INTO search_index (text, organization_id, meeting_id, source, ref, speaker, start_seconds, at,
+      participant_id) VALUES (@text, @organization_id, @meeting_id, @source, @ref, @speaker, @start_seconds, @at, @participant_id)`);
     this.deleteTranscriptStmt = db.prepare("DELETE FROM search_index WHERE meeting_id = ? AND source = 'transcript'");
     // FTS5 walks a match backwards from its newest entry and stops at the limit (a rowid range would not: it filters every match).
     this.newestStmt = db.prepare<Record<string, unknown>, SearchEntryRow>(

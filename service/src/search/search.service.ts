@@ -14,8 +14,9 @@ export interface SearchHit {
   source: SearchSource;
   text: string;
   snippet: string;
-  /** Who said or wrote it. */
+  /** Who said or wrote it: their name then, and their participant (null when unknown). */
   speaker: string | null;
+  participant_id: string | null;
   /** Transcript hits: seconds from the start of the recording, and the segment's index in the transcript. */
   start_seconds: number | null;
   segment_index: number | null;
@@ -97,6 +98,7 @@ export class SearchService {
       source: 'chat',
       ref: message.id,
       speaker: message.sender_name,
+      participant_id: message.participant_id,
       start_seconds: null,
       at: message.sent_at,
     });
@@ -113,6 +115,7 @@ export class SearchService {
         source: 'transcript',
         ref: String(index),
         speaker: segment.speaker ?? null,
+        participant_id: segment.participant_id ?? null,
         start_seconds: segment.start,
         at,
       }),
@@ -194,6 +197,7 @@ function hitOf(row: SearchHitRow): SearchHit {
     text: row.text,
     snippet: row.snippet,
     speaker: row.speaker,
+    participant_id: row.participant_id,
     start_seconds: transcript ? row.start_seconds : null,
     segment_index: transcript ? Number(row.ref) : null,
     chat_message_id: transcript ? null : row.ref,

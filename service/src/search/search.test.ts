@@ -6,6 +6,7 @@ describe('search over transcripts and chat', () => {
   let t: TestServer;
   let key: string;
   let planning: { id: string; code: string };
+  let cleo: { id: string };
   beforeAll(async () => {
     t = await startTestServer();
     key = t.key();
@@ -15,10 +16,11 @@ describe('search over transcripts and chat', () => {
       segments: [
         { start: 0, end: 4.5, speaker: 'Ann', text: 'Welcome everyone, let us look at the budget for next year.' },
         { start: 4.5, end: 9, speaker: 'Bob', text: 'We decided to move the launch to the café in March.' },
-        { start: 9, end: 12, speaker: 'Ann', text: 'Bob will send the budget numbers by Friday.' },
+        { start: 9, end: 12, speaker: 'Ann', participant_id: 'prt_ann', text: 'Bob will send the budget numbers by Friday.' },
       ],
     });
-    seedChatMessage(t, seedParticipant(t, planning.id, { name: 'Cleo' }), 'Link to the budget sheet: https://example.com/b');
+    cleo = seedParticipant(t, planning.id, { name: 'Cleo' });
+    seedChatMessage(t, cleo, 'Link to the budget sheet: https://example.com/b');
     const elsewhere = t.services.identity.createOrganization(t.owner.id, 'Elsewhere');
     const secret = seedMeeting(t, { title: 'Secret budget' }, elsewhere.id);
     t.services.transcripts.complete(secret.id, {
@@ -29,7 +31,7 @@ describe('search over transcripts and chat', () => {
   afterAll(() => t.close());
   const search = (query: string, k = key) => t.request('GET', `/api/v1/public/search?${query}`, { key: k });
 
-  it('finds transcript segments and chat messages with a snippet, the meeting, who and when', async () => {
+  it('finds transcript segments and chat messages with a snippet, the meeting, who (name and participant) and when', async () => {
     const res = await search(`q=budget&meeting=${planning.code}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(3);
@@ -38,14 +40,18 @@ describe('search over transcripts and chat', () => {
       meeting: { id: planning.id, code: planning.code, title: 'Budget planning' },
       source: 'transcript',
       speaker: 'Ann',
+      participant_id: 'prt_ann',
       start_seconds: 9,
       chat_message_id: null,
       text: 'Bob will send the budget numbers by Friday.',
     });
     expect(segment.snippet).toContain('[budget]');
+    const welcome = res.body.data.find((h: { segment_index: number | null }) => h.segment_index === 0);
+    expect(welcome).toMatchObject({ speaker: 'Ann', participant_id: null });
     const chat = res.body.data.find((h: { source: string }) => h.source === 'chat');
     expect(chat).toMatchObject({
       speaker: 'Cleo',
+      participant_id: cleo.id,
       start_seconds: null,
       segment_index: null,
       chat_message_id: expect.stringMatching(/^msg_/),

@@ -22,24 +22,34 @@ export const summariesOpenApi: OpenApiFragment = {
         tldr: { type: 'string' },
         decisions: {
           type: 'array',
-          items: { type: 'object', required: ['text', 'cite'], properties: { text: { type: 'string' }, cite: ref('Cite') } },
+          items: {
+            type: 'object',
+            required: ['text', 'cite', 'speakers'],
+            properties: { text: { type: 'string' }, cite: ref('Cite'), speakers: ref('CitedSpeakers') },
+          },
         },
         action_items: {
           type: 'array',
           items: {
             type: 'object',
-            required: ['text', 'owner', 'due', 'cite'],
+            required: ['text', 'owner', 'due', 'cite', 'speakers'],
             properties: {
               text: { type: 'string' },
               owner: { type: ['string', 'null'] },
               due: { type: ['string', 'null'] },
               cite: ref('Cite'),
+              speakers: ref('CitedSpeakers'),
             },
           },
         },
         generator: { type: 'string', enum: ['extractive', 'llm'] },
         created_at: { type: 'string', format: 'date-time' },
       },
+    },
+    CitedSpeakers: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Who said the cited segments (their names, each once, in cite order); empty when the transcript does not name them.',
     },
     Cite: {
       type: 'array',

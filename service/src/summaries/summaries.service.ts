@@ -39,7 +39,13 @@ export class SummariesService {
   save(meetingId: string, input: Pick<Summary, 'tldr' | 'decisions' | 'action_items' | 'generator'>): Summary {
     return this.transaction(() => {
       const meeting = this.meetings.findAnywhere(meetingId);
-      const summary: Summary = { meeting_id: meeting.id, ...input, created_at: isoAt(this.clock.now()) };
+      const summary: Summary = {
+        meeting_id: meeting.id,
+        ...input,
+        decisions: input.decisions.map((d) => ({ ...d, speakers: d.speakers ?? [] })),
+        action_items: input.action_items.map((a) => ({ ...a, speakers: a.speakers ?? [] })),
+        created_at: isoAt(this.clock.now()),
+      };
       this.repo.save(summary);
       this.events.emit(meeting.organization_id, 'summary.ready', {
         meeting: meetingRef(this.meetings.view(meeting)),

@@ -54,11 +54,20 @@ export const transcriptsOpenApi: OpenApiFragment = {
           type: 'array',
           items: {
             type: 'object',
-            required: ['start', 'end', 'speaker', 'text'],
+            required: ['start', 'end', 'speaker', 'participant_id', 'text'],
             properties: {
               start: { type: 'number', description: 'Seconds from the start of the recording.' },
               end: { type: 'number' },
-              speaker: { type: ['string', 'null'] },
+              speaker: {
+                type: ['string', 'null'],
+                description:
+                  'The name of the participant whose microphone the segment was recorded from, as it was then; null when unknown.',
+                examples: ['Ada Lovelace'],
+              },
+              participant_id: {
+                type: ['string', 'null'],
+                description: 'That participant, as listed by GET /meetings/{id}/participants; null when unknown.',
+              },
               text: { type: 'string' },
             },
           },

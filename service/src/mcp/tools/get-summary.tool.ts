@@ -2,6 +2,11 @@ import { meetingArgument, meetingRefOf, meetingRefSchema, summaryText } from '..
 import { defineTool } from '../mcp.tool';
 
 const cite = { type: 'array', items: { type: 'integer', minimum: 0 }, description: 'Indexes of the transcript segments it comes from.' };
+const speakers = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'Who said the cited segments (names, each once); empty when unknown.',
+};
 
 /** get_summary: a meeting's AI summary (TL;DR, decisions, action items). */
 export const getSummaryTool = defineTool<{ meeting: string }>({
@@ -20,13 +25,16 @@ export const getSummaryTool = defineTool<{ meeting: string }>({
     properties: {
       meeting: meetingRefSchema,
       tldr: { type: 'string' },
-      decisions: { type: 'array', items: { type: 'object', required: ['text', 'cite'], properties: { text: { type: 'string' }, cite } } },
+      decisions: {
+        type: 'array',
+        items: { type: 'object', required: ['text', 'cite', 'speakers'], properties: { text: { type: 'string' }, cite, speakers } },
+      },
       action_items: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['text', 'owner', 'due', 'cite'],
-          properties: { text: { type: 'string' }, owner: { type: ['string', 'null'] }, due: { type: ['string', 'null'] }, cite },
+          required: ['text', 'owner', 'due', 'cite', 'speakers'],
+          properties: { text: { type: 'string' }, owner: { type: ['string', 'null'] }, due: { type: ['string', 'null'] }, cite, speakers },
         },
       },
       generator: {

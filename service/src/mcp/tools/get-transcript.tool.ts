@@ -37,12 +37,19 @@ export const getTranscriptTool = defineTool<{ meeting: string; translate_to?: st
         type: 'array',
         items: {
           type: 'object',
-          required: ['index', 'start', 'end', 'speaker', 'text'],
+          required: ['index', 'start', 'end', 'speaker', 'participant_id', 'text'],
           properties: {
             index: { type: 'integer', description: 'Position in the transcript; summaries cite segments by it.' },
             start: { type: 'number', description: 'Seconds from the start of the recording.' },
             end: { type: 'number' },
-            speaker: { type: ['string', 'null'] },
+            speaker: {
+              type: ['string', 'null'],
+              description: 'Whose microphone it was recorded from (their name then); null when unknown.',
+            },
+            participant_id: {
+              type: ['string', 'null'],
+              description: "That participant's id (the meeting's participants list in the REST API); null when unknown.",
+            },
             text: { type: 'string' },
           },
         },

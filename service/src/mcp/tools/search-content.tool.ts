@@ -49,17 +49,18 @@ export const searchContentTool = defineTool<{ query: string; meeting?: string; l
   run({ principal, services }, { query, meeting, limit = 10, cursor }) {
     if (!matchExpression(query)) throw AppError.invalid([{ param: 'query', message: 'must contain at least one word' }]);
     const page = services.search.search(principal, { q: query, meeting, limit, cursor });
-    const hits = page.data.map(({ meeting: ref, source, speaker, start_seconds, segment_index, chat_message_id, at, text, snippet }) => ({
-      meeting: ref,
-      source,
-      speaker,
-      time: passageTime({ start_seconds }),
-      start_seconds,
-      segment_index,
-      chat_message_id,
-      at,
-      text,
-      snippet,
+    const hits = page.data.map((hit) => ({
+      meeting: hit.meeting,
+      source: hit.source,
+      speaker: hit.speaker,
+      participant_id: hit.participant_id,
+      time: passageTime(hit),
+      start_seconds: hit.start_seconds,
+      segment_index: hit.segment_index,
+      chat_message_id: hit.chat_message_id,
+      at: hit.at,
+      text: hit.text,
+      snippet: hit.snippet,
     }));
     const lines = page.data.map((hit, i) => `${i + 1}. ${placeOf(hit)}, ${hit.speaker ?? 'unknown speaker'}: ${hit.snippet}`);
     const more = page.has_more ? `\nMore hits: call again with cursor "${page.next_cursor}".` : '';
