@@ -247,6 +247,17 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     await page.getByRole('link', { name: 'Owner meeting' }).waitFor();
   });
 
+  it('reopens a cancelled meeting from its page: scheduled again, with the same join link', async () => {
+    const created = (await api('POST', '/meetings', { title: 'Reopened review' })) as { id: string; join_url: string };
+    expect((await call(svc.url, 'DELETE', `/api/v1/public/meetings/${created.id}`, key)).status).toBe(200);
+    await page.goto(`${svc.url}/meetings/${created.id}`);
+    await page.getByRole('button', { name: 'Reopen meeting' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reopen meeting' }).click();
+    await page.getByRole('button', { name: 'Start now' }).waitFor();
+    expect(await api('GET', `/meetings/${created.id}`)).toMatchObject({ status: 'scheduled', join_url: created.join_url });
+    await screenshot(page, 'dashboard-meeting-reopened-desktop-light');
+  });
+
   it('edits the sites allowed to embed a meeting, naming a bad entry, and offers the embed code', async () => {
     const created = await call(svc.url, 'POST', '/api/v1/public/meetings', key, { title: 'Embeddable' });
     await page.goto(`${svc.url}/meetings/${created.body.id}`);

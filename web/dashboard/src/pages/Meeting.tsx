@@ -226,6 +226,18 @@ function MeetingActions({ meeting: m, onChanged, onEdit }: { meeting: Meeting; o
             }}
           />
         )}
+        {(m.status === 'ended' || m.status === 'cancelled') && (
+          <ConfirmButton
+            label="Reopen meeting"
+            title="Reopen this meeting?"
+            message={<p>It is scheduled again, with the same join links{m.slug ? ' and registration page' : ''}.</p>}
+            confirmLabel="Reopen meeting"
+            onConfirm={async () => {
+              await api('POST', `/v1/meetings/${m.id}/reopen`);
+              onChanged();
+            }}
+          />
+        )}
       </div>
       <ErrorNotice error={host.error} />
     </div>
