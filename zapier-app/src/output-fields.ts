@@ -36,10 +36,13 @@ export const recordingFields: PlainOutputField[] = [
 export const transcriptFields: PlainOutputField[] = [
   { key: 'data__transcript__language', label: 'Transcript Language', type: 'string' },
   { key: 'data__transcript__segment_count', label: 'Transcript Segment Count', type: 'integer' },
+  { key: 'data__transcript__speakers[]name', label: 'Speaker Name', type: 'string' },
+  { key: 'data__transcript__speakers[]participant_id', label: 'Speaker Participant ID', type: 'string' },
   { key: 'data__transcript__text', label: 'Transcript Text', type: 'string' },
   { key: 'data__transcript__segments[]start', label: 'Segment Start (Seconds)', type: 'number' },
   { key: 'data__transcript__segments[]end', label: 'Segment End (Seconds)', type: 'number' },
   { key: 'data__transcript__segments[]speaker', label: 'Segment Speaker', type: 'string' },
+  { key: 'data__transcript__segments[]participant_id', label: 'Segment Speaker Participant ID', type: 'string' },
   { key: 'data__transcript__segments[]text', label: 'Segment Text', type: 'string' },
 ];
 

@@ -71,6 +71,8 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
     recordingId = recordSpeechWith(t.services, t.dataDir, meetingId, {
       sentences: MEETING_SCRIPT,
       participants: ['Robert Brown', 'Dana White'],
+      // Each on their own track (named speakers), both in the voice pocketsphinx hears best.
+      voices: ['rms', 'rms'],
     });
     const jobs = t.jobWorker();
     for (let run = 0; run < 4 && (await api(`/meetings/${meetingId}/summary`)).status !== 200; run++) await jobs.runOnce();
@@ -150,6 +152,10 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
       expect(outputs.transcript_ready.data.transcript).toEqual({
         language: 'en',
         segment_count: transcript.segments.length,
+        speakers: [
+          { name: 'Robert Brown', participant_id: expect.stringMatching(/^prt_/) },
+          { name: 'Dana White', participant_id: expect.stringMatching(/^prt_/) },
+        ],
         text: transcript.text,
         segments: transcript.segments,
       });

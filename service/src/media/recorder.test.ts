@@ -122,6 +122,14 @@ describe('recording a room', () => {
     expect(streams.filter((s) => s === 'audio').length).toBeGreaterThanOrEqual(2);
     expect(spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:a:1', '-f', 'null', '-'], { encoding: 'utf8' }).status).toBe(0);
     expect(await readyEvents(recordingId)).toBe(1);
+    // The recording keeps whose microphone each audio track is, in the file's order (spare tracks: nobody), for transcripts.
+    const ownerOf = (peer: Peer) => ({ participant_id: peer.participantId, name: peer.name });
+    const owners = t.services.recordings.readyFile(recordingId).audioTrackOwners!;
+    expect(owners).toHaveLength(streams.filter((s) => s === 'audio').length);
+    expect(owners.slice(0, 2)).toEqual([ownerOf(room.peer(state.self.id)), ownerOf(room.peer(secondState.self.id))]);
+    expect(owners[0]!.participant_id).toMatch(/^prt_/);
+    expect(owners[1]!.name).toBe('Late');
+    expect(owners.slice(2).every((owner) => owner === null)).toBe(true);
     expect((await host.call('stopRecording', {})).ok).toBe(false);
     host.close();
     guest.close();

@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../shared/logger';
 import { recordingsDir, type Services } from '../services';
 import { recordFile, seedSummary, seedTranscript } from './fixtures';
-import { mediaDuration, speechRecording } from './speech';
+import { mediaDuration, speechRecording, turnTakingRecording } from './speech';
 
 /** What `seedMediaResults` produced. */
 export interface SeededMedia {
@@ -57,12 +57,13 @@ export function seedRecordingFile(dataDir: string, meetingId: string, opts: { co
 /**
  * Gives a meeting of a running service participants and a ready recording of `sentences` spoken by flite, through
  * the services on the service's own data directory (as the recorder stores one), so recording.ready fires and, for
- * a meeting with transcription_auto, the service's job worker transcribes it.
+ * a meeting with transcription_auto, the service's job worker transcribes it. With `voices` (one flite voice per
+ * participant, in order), the participants take turns, each on their own track named after them.
  */
 export function recordSpeech(
   dataDir: string,
   meetingId: string,
-  opts: { sentences: string[]; participants: string[]; repeat?: number },
+  opts: { sentences: string[]; participants: string[]; repeat?: number; voices?: string[] },
 ): string {
   const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
   try {
@@ -77,21 +78,26 @@ export function recordSpeechWith(
   services: Services,
   dataDir: string,
   meetingId: string,
-  opts: { sentences: string[]; participants: string[]; repeat?: number },
+  opts: { sentences: string[]; participants: string[]; repeat?: number; voices?: string[] },
 ): string {
-  for (const name of opts.participants) {
-    services.participants.recordJoin(meetingId, { name, role: 'guest', identity: name.toLowerCase().replace(/\W+/g, '-') });
-  }
+  const owners = opts.participants.map((name) => ({
+    participant_id: services.participants.recordJoin(meetingId, { name, role: 'guest', identity: name.toLowerCase().replace(/\W+/g, '-') })
+      .id,
+    name,
+  }));
   const started = services.recordings.start(meetingId, 'audio');
   const fileName = `${started.id}.webm`;
   const file = path.join(recordingsDir(dataDir), fileName);
   fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
-  speechRecording(opts.sentences, file, { repeat: opts.repeat });
+  // With voices, participants take turns, each on their own track, as the room recorder keeps them.
+  if (opts.voices) turnTakingRecording(opts.sentences, opts.voices, file);
+  else speechRecording(opts.sentences, file, { repeat: opts.repeat });
   services.recordings.markReady(started.id, {
     fileName,
     contentType: 'audio/webm',
     sizeBytes: fs.statSync(file).size,
     durationSeconds: Math.round(mediaDuration(file)),
+    audioTrackOwners: opts.voices ? owners.slice(0, opts.voices.length) : undefined,
   });
   return started.id;
 }

@@ -55,6 +55,45 @@ export function speechRecording(sentences: string[], outPath: string, opts: { re
   }
 }
 
+/**
+ * A meeting as the room recorder stores one: one webm/opus track per speaker, each holding that speaker's turns at
+ * their times and silence while the others speak. Sentence i is spoken by speaker i % voices.length with that
+ * speaker's flite voice, `pauseSeconds` (1 by default) after each turn.
+ */
+export function turnTakingRecording(sentences: string[], voices: string[], outPath: string, opts: { pauseSeconds?: number } = {}): void {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-turns-'));
+  const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
+  const silence = (seconds: number, file: string) =>
+    ffmpeg('-f', 'lavfi', '-i', `anullsrc=r=16000:cl=mono:d=${seconds}`, '-c:a', 'pcm_s16le', file);
+  try {
+    const pause = path.join(work, 'pause.wav');
+    silence(opts.pauseSeconds ?? 1, pause);
+    const lists: string[][] = voices.map(() => []);
+    sentences.forEach((sentence, i) => {
+      const speaker = i % voices.length;
+      const raw = path.join(work, `raw${i}.wav`);
+      const spoken = path.join(work, `s${i}.wav`);
+      const quiet = path.join(work, `q${i}.wav`);
+      execFileSync('flite', ['-voice', voices[speaker]!, '-t', sentence, '-o', raw]);
+      ffmpeg('-i', raw, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', spoken);
+      silence(mediaDuration(spoken), quiet);
+      lists.forEach((list, track) => list.push(track === speaker ? spoken : quiet, pause));
+    });
+    const tracks = lists.map((list, track) => {
+      const listFile = path.join(work, `list${track}.txt`);
+      fs.writeFileSync(listFile, list.map((p) => `file '${p}'\n`).join(''));
+      const wav = path.join(work, `track${track}.wav`);
+      ffmpeg('-f', 'concat', '-safe', '0', '-i', listFile, '-c:a', 'pcm_s16le', wav);
+      return wav;
+    });
+    const inputs = tracks.flatMap((wav) => ['-i', wav]);
+    const maps = tracks.flatMap((_wav, track) => ['-map', `${track}:a`]);
+    ffmpeg(...inputs, ...maps, '-ar', '48000', '-c:a', 'libopus', '-f', 'webm', outPath);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** `seconds` of digital silence as webm/opus at `outPath`. */
 export function silentRecording(seconds: number, outPath: string): void {
   const source = `anullsrc=r=48000:cl=mono:d=${seconds}`;

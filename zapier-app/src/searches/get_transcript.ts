@@ -7,7 +7,7 @@ export interface Transcript {
   language: string;
   status: string;
   text: string;
-  segments: { start: number; end: number; speaker: string | null; text: string }[];
+  segments: { start: number; end: number; speaker: string | null; participant_id: string | null; text: string }[];
   created_at: string;
   updated_at: string;
 }
@@ -36,8 +36,8 @@ export default defineSearch({
       status: 'complete',
       text: 'Bob: We ship on Friday.\nAda: I write the release notes.',
       segments: [
-        { start: 0, end: 2.5, speaker: 'Bob', text: 'We ship on Friday.' },
-        { start: 2.5, end: 5.1, speaker: 'Ada', text: 'I write the release notes.' },
+        { start: 0, end: 2.5, speaker: 'Bob', participant_id: 'prt_01krd9y4b2c6d8f0g3h5j7k9m1', text: 'We ship on Friday.' },
+        { start: 2.5, end: 5.1, speaker: 'Ada', participant_id: 'prt_01krd9y6n4p8q0r2s5t7v9w1x3', text: 'I write the release notes.' },
       ],
       created_at: '2026-05-12T12:18:40.000Z',
       updated_at: '2026-05-12T12:18:40.000Z',
@@ -50,6 +50,7 @@ export default defineSearch({
       { key: 'segments[]start', label: 'Segment Start (Seconds)', type: 'number' },
       { key: 'segments[]end', label: 'Segment End (Seconds)', type: 'number' },
       { key: 'segments[]speaker', label: 'Segment Speaker', type: 'string' },
+      { key: 'segments[]participant_id', label: 'Segment Speaker Participant ID', type: 'string' },
       { key: 'segments[]text', label: 'Segment Text', type: 'string' },
       { key: 'created_at', label: 'Created At', type: 'datetime' },
       { key: 'updated_at', label: 'Updated At', type: 'datetime' },

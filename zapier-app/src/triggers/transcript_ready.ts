@@ -10,7 +10,13 @@ export async function withTranscriptText(z: ZObject, bundle: Bundle, event: SvcE
   const meeting = event.data.meeting as { id: string };
   const transcript = await getOrNull<Transcript>(z, bundle, `/meetings/${encodeURIComponent(meeting.id)}/transcript`);
   if (!transcript) return event;
-  const segments = transcript.segments.map(({ start, end, speaker, text }) => ({ start, end, speaker, text }));
+  const segments = transcript.segments.map(({ start, end, speaker, participant_id, text }) => ({
+    start,
+    end,
+    speaker,
+    participant_id,
+    text,
+  }));
   return { ...event, data: { ...event.data, transcript: { ...(event.data.transcript as object), text: transcript.text, segments } } };
 }
 
@@ -39,10 +45,14 @@ export default eventTrigger({
       transcript: {
         language: 'en',
         segment_count: 2,
+        speakers: [
+          { name: 'Bob', participant_id: 'prt_01krd9y4b2c6d8f0g3h5j7k9m1' },
+          { name: 'Ada', participant_id: 'prt_01krd9y6n4p8q0r2s5t7v9w1x3' },
+        ],
         text: 'Bob: We ship on Friday.\nAda: I write the release notes.',
         segments: [
-          { start: 0, end: 2.5, speaker: 'Bob', text: 'We ship on Friday.' },
-          { start: 2.5, end: 5.1, speaker: 'Ada', text: 'I write the release notes.' },
+          { start: 0, end: 2.5, speaker: 'Bob', participant_id: 'prt_01krd9y4b2c6d8f0g3h5j7k9m1', text: 'We ship on Friday.' },
+          { start: 2.5, end: 5.1, speaker: 'Ada', participant_id: 'prt_01krd9y6n4p8q0r2s5t7v9w1x3', text: 'I write the release notes.' },
         ],
       },
     },
