@@ -123,6 +123,10 @@ describe('a data directory written by the previous release', () => {
     const meeting = services.meetings.create(principal, { title: 'Planned before the upgrade', kind: 'webinar', slug: 'before' });
     const { registration } = services.registrations.register(principal, 'before', { email: 'ann@example.com', name: 'Ann' });
     const recording = recordFile(services, dataDir, meeting.id, 'recorded-before-the-upgrade');
+    // Said and written before search hits named participants: the upgrade fills them in from the chat log.
+    const ann = services.participants.recordJoin(meeting.id, { name: 'Ann', role: 'guest', identity: 'ann' });
+    services.rooms.saveChat(meeting.id, ann.id, 'Ann', 'ann', 'The zeppelin agenda is ready.');
+    services.transcripts.complete(meeting.id, { language: 'en', segments: [{ start: 0, end: 2, speaker: 'Bo', text: 'Zeppelin first.' }] });
     backToPreviousRelease(db, previousSchema);
     db.close();
 
@@ -141,6 +145,14 @@ describe('a data directory written by the previous release', () => {
     expect(((await found.json()) as { title: string }).title).toBe('Planned before the upgrade');
     const download = await get(`/recordings/${recording.id}/download`);
     expect([download.status, await download.text()]).toEqual([200, 'recorded-before-the-upgrade']);
+    const hits = ((await (await get('/search?q=zeppelin')).json()) as { data: Record<string, unknown>[] }).data;
+    expect(hits).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'chat', speaker: 'Ann', participant_id: ann.id }),
+        expect.objectContaining({ source: 'transcript', speaker: 'Bo', participant_id: null, segment_index: 0 }),
+      ]),
+    );
+    expect(hits).toHaveLength(2);
     const deliveries = (await (await get(`/webhook-endpoints/${endpoint.id}/deliveries`)).json()) as { data: { status: string }[] };
     expect(deliveries.data.map((d) => d.status)).toEqual(['pending']);
 
