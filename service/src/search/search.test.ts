@@ -6,7 +6,7 @@ describe('search over transcripts and chat', () => {
   let t: TestServer;
   let key: string;
   let planning: { id: string; code: string };
-  let cleo: { id: string };
+  let cleo: ReturnType<typeof seedParticipant>;
   beforeAll(async () => {
     t = await startTestServer();
     key = t.key();
