@@ -177,6 +177,9 @@ describe('a meeting spoken by flite in Chromium: recorded, transcribed, summariz
     // Times are times into the recording, although the browser sent no audio in the pauses (the speech runs to its end).
     expect(transcript.segments.at(-1).end).toBeLessThanOrEqual(recording.duration_seconds + 0.5);
     expect(transcript.segments.at(-1).end).toBeGreaterThan(recording.duration_seconds - 3);
+    // The recorder knew whose microphone it recorded: every segment names the host and their participant.
+    const robert = ((await get('/participants')).body.data as { id: string; name: string }[]).find((p) => p.name === 'Robert Brown')!;
+    for (const segment of transcript.segments) expect(segment).toMatchObject({ speaker: 'Robert Brown', participant_id: robert.id });
 
     await pollUntil(
       () => 'the summary',
