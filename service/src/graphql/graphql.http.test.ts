@@ -114,7 +114,7 @@ describe.each(PROJECT_DRIVERS)('project GraphQL over HTTP on %s', (kind) => {
     it('a role without privileges on a table does not see it in the schema', async () => {
       const q = { query: `{ staff_notesCollection { edges { node { body } } } }` };
       const anon = await post(q);
-      expect(anon.body.errors[0].message).toMatch(/^Cannot query field "staff_notesCollection" on type "Query"/);
+      expect(anon.body.errors[0].message).toBe('Unknown field "staff_notesCollection" on type Query');
       const types = await post({ query: `{ __type(name: "staff_notes") { name } }` });
       expect(types.body).toEqual({ data: { __type: null } });
       expect((await post(q, { apikey: keys.serviceRole })).body).toEqual({
@@ -301,7 +301,7 @@ describe.each(PROJECT_DRIVERS)('project GraphQL over HTTP on %s', (kind) => {
       expect(big.body.data.manyCollection.edges).toHaveLength(30);
       expect(big.body.data.manyCollection.pageInfo.hasNextPage).toBe(true);
       const negative = await post({ query: `{ manyCollection(first: -1) { edges { node { id } } } }` }, serviceRole());
-      expect(negative.body.errors[0].message).toMatch(/non-negative/);
+      expect(negative.body.errors[0].message).toBe('`first` must be an unsigned integer');
       await server.project.sql(`drop table many`);
     });
 

@@ -276,7 +276,7 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     const rowOf = fn.argTypes.length === 1 && firstArgType ? tables.find((t) => t.table.oid === firstArgType.relid) : undefined;
     const ret = r.types[String(fn.returnType)];
     const retTable = ret && ret.relid ? tables.find((t) => t.table.oid === ret.relid) : undefined;
-    if (rowOf && fn.volatility !== 'v' && !fn.returnsSet) {
+    if (rowOf && !fn.returnsSet) {
       // A computed field: a function taking the row, named after the function without its leading underscore.
       const base = fn.name.startsWith('_') ? fn.name.slice(1) : fn.name;
       const name = typeof d.name === 'string' ? d.name : inflect ? camel(base) : base;

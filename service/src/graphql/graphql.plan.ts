@@ -174,14 +174,25 @@ const COMPARE = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } a
 const TEXT = { like: 'like', ilike: 'ilike', regex: '~', iregex: '~*', startsWith: 'startsWith' } as const;
 const ARRAY = { contains: '@>', containedBy: '<@', overlaps: '&&', eq: '=' } as const;
 
-/** Decodes a base64 JSON array (a cursor or a node id), or undefined when it is not one. */
-function base64JsonArray(text: string): unknown[] | undefined {
+/**
+ * Decodes the base64 JSON array of a cursor or a node id; on failure, the step that failed, numbered as pg_graphql
+ * numbers them: 1 not base64, 2 not UTF-8, 3 not JSON, 4 not an array.
+ */
+export function base64JsonArray(text: string): unknown[] | 1 | 2 | 3 | 4 {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return 1;
+  let json: string;
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
-    return Array.isArray(parsed) ? parsed : undefined;
+    json = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'base64'));
   } catch {
-    return undefined;
+    return 2;
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return 3;
+  }
+  return Array.isArray(parsed) ? parsed : 4;
 }
 
 /** Reads one operation's fields into plans, for one role's schema and model. */
@@ -291,14 +302,15 @@ export class OperationPlanner {
 
   private cursor(text: string, order: OrderItem[]): unknown[] {
     const values = base64JsonArray(text);
-    if (!values || values.length !== order.length) throw gqlError('Invalid cursor');
+    if (typeof values === 'number') throw gqlError(`Failed to decode cursor, error ${values}`);
+    if (values.length !== order.length) throw gqlError('orderBy clause incompatible with pagination cursor');
     return values;
   }
 
   private intArg(args: Record<string, unknown>, name: string): number | undefined {
     const v = args[name];
     if (v === null || v === undefined) return undefined;
-    if (typeof v !== 'number' || v < 0) throw gqlError(`"${name}" must be a non-negative integer`);
+    if (typeof v !== 'number' || v < 0) throw gqlError(`\`${name}\` must be an unsigned integer`);
     return v;
   }
 
@@ -315,9 +327,13 @@ export class OperationPlanner {
     const offset = this.intArg(args, 'offset') ?? 0;
     const after = args.after as string | null | undefined;
     const before = args.before as string | null | undefined;
-    if (first !== undefined && last !== undefined) throw gqlError('"first" and "last" may not be used together');
-    const backward = last !== undefined || (before != null && first === undefined);
-    if (backward && offset > 0) throw gqlError('"offset" is not supported with backward pagination');
+    // pg_graphql's rules, in its order: one direction per page.
+    if (first !== undefined && last !== undefined) throw gqlError('only one of "first" and "last" may be provided');
+    if (before != null && after != null) throw gqlError('only one of "before" and "after" may be provided');
+    if (first !== undefined && before != null) throw gqlError('"first" may only be used with "after"');
+    if (last !== undefined && after != null) throw gqlError('"last" may only be used with "before"');
+    const backward = last !== undefined || before != null;
+    if (backward && args.offset != null) throw gqlError('"offset" may only be used with "first" and "after"');
     const limit = Math.min(first ?? last ?? t.maxRows, t.maxRows);
     const order = this.order(t, args.orderBy);
     const filter = this.filter(t, args.filter);
@@ -389,7 +405,8 @@ export class OperationPlanner {
         const eq = (v as { eq?: string | null }).eq;
         if (eq != null) {
           const decoded = this.decodeNodeId(eq);
-          conds.push(decoded && decoded.table === t ? { kind: 'keyEquals', keys: decoded.keys } : { kind: 'const', value: false });
+          if (decoded?.table !== t) throw gqlError('nodeId belongs to a different collection');
+          conds.push({ kind: 'keyEquals', keys: decoded.keys });
         }
       } else {
         const f = t.fields.get(key);
@@ -421,9 +438,11 @@ export class OperationPlanner {
   /** The table and primary-key values a node id names (null for a table this role cannot see). */
   decodeNodeId(nodeId: string): { table: TableModel; keys: { column: RColumn; value: unknown }[] } | null {
     const parts = base64JsonArray(nodeId);
-    if (!parts || parts.length < 3 || typeof parts[0] !== 'string' || typeof parts[1] !== 'string') {
-      throw gqlError('Invalid value passed to nodeId argument');
-    }
+    // pg_graphql's numbers: base64 2, UTF-8 3, JSON 4 (an array is asked for later), too short 5, names 6 and 7.
+    if (typeof parts === 'number') throw gqlError(`Invalid value passed to nodeId argument. Error ${Math.min(parts + 1, 5)}`);
+    if (parts.length < 3) throw gqlError('Invalid value passed to nodeId argument. Error 5');
+    if (typeof parts[0] !== 'string') throw gqlError('Invalid value passed to nodeId argument. Error 6');
+    if (typeof parts[1] !== 'string') throw gqlError('Invalid value passed to nodeId argument. Error 7');
     const table = this.model.tables.find((x) => x.table.schema === parts[0] && x.table.name === parts[1]);
     if (!table) return null;
     if (parts.length - 2 !== table.primaryKey.length) throw gqlError('Invalid value passed to nodeId argument');
@@ -501,7 +520,7 @@ export class OperationPlanner {
       const set = columnFields(t)
         .filter((c) => given[c.name] !== undefined)
         .map((c) => [c, given[c.name]] as [ColumnField, unknown]);
-      if (set.length === 0) throw gqlError('At least one mapping required in set');
+      if (set.length === 0) throw gqlError('At least one mapping must be provided to set argument');
       const filter = this.filter(t, args.filter);
       return { kind: 'update', table: t, set, filter, atMost, fields: this.mutationFields(t, response, node, atMost) };
     }

@@ -1,7 +1,13 @@
 import {
   execute,
+  getNamedType,
   GraphQLError,
+  isEnumType,
   Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type EnumValueNode,
   parse,
   validate,
   type DocumentNode,
@@ -14,7 +20,8 @@ import { getVariableValues } from 'graphql/execution/values';
 import type { Reflection } from '../project/project.reflection';
 import type { ApiRole } from '../project/project.setup';
 import { AppError } from '../shared/errors';
-import { buildModel, type GraphModel } from './graphql.model';
+import { pgGraphqlMessage, type KeyColumnOf } from './graphql.errors';
+import { buildModel, lowerFirst, type GraphModel } from './graphql.model';
 import { OperationPlanner, RowBudget } from './graphql.plan';
 import { buildSchema } from './graphql.schema';
 import { shapeQuery } from './graphql.shape';
@@ -119,7 +126,7 @@ export class GraphqlPlanner {
   private reflection: Reflection | undefined;
   /** Parsed documents and their validation per schema, by query text: clients repeat the same few queries. */
   private readonly parsed = new Map<string, DocumentNode>();
-  private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, readonly GraphQLError[]>>();
+  private readonly validated = new WeakMap<GraphQLSchema, Map<DocumentNode, { document: DocumentNode; errors: readonly GraphQLError[] }>>();
   private readonly inFlight = new Map<number, Prepared | Planned>();
 
   constructor(private readonly limits: GraphqlLimits = DEFAULT_LIMITS) {}
@@ -129,7 +136,7 @@ export class GraphqlPlanner {
     if (typeof request.query !== 'string' || request.query.length === 0) return answer('No query provided');
     if (request.query.length > this.limits.maxQueryLength) return answer('Query is too long');
     if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
-      return answer('Variables must be a JSON object');
+      return answer('variables must be an object');
     }
     let document = this.parsed.get(request.query);
     if (!document) {
@@ -177,14 +184,18 @@ export class GraphqlPlanner {
   }
 
   private compile(id: number, prepared: Prepared, schema: GraphQLSchema, model: GraphModel): PlanOutcome {
-    const { request, document, selected: operation } = prepared;
-    const errors = this.validate(schema, document);
-    if (errors.length > 0) return respond({ data: null, errors: errors.map((e) => ({ message: e.message })) });
+    const { request } = prepared;
+    const { document, errors } = this.validate(schema, prepared.document);
+    // The same operation, in the document whose enum strings were read as enum values.
+    const operation = document === prepared.document ? prepared.selected : pickOperation(document, request.operationName);
+    // As pg_graphql: the first mistake, in its words.
+    if (errors.length > 0) return answer(pgGraphqlMessage(errors[0]!.message, keyColumnOf(model)));
     if (typeof operation === 'string') return answer(operation);
     if (operation.operation === 'subscription') return answer('Subscriptions are not supported');
-    if (!model.introspection && usesIntrospection(operation)) return answer('Unknown field "__schema" on type Query');
+    const introspected = model.introspection ? undefined : introspectionField(operation);
+    if (introspected) return answer(`Unknown field "${introspected}" on type Query`);
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
-    if (coerced.errors) return respond({ data: null, errors: coerced.errors.map((e) => ({ message: e.message })) });
+    if (coerced.errors) return answer(pgGraphqlMessage(coerced.errors[0]!.message));
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
     const planner = new OperationPlanner(schema, model, coerced.coerced, fragments, new RowBudget(this.limits.maxRows));
@@ -209,7 +220,7 @@ export class GraphqlPlanner {
       statements.push({ sql, params, columns, atMost: null, verb: 'select' });
     }
     const keys = data.map(([key]) => key);
-    this.inFlight.set(id, { ...prepared, schema, operation, fragments, variables: coerced.coerced, keys });
+    this.inFlight.set(id, { ...prepared, document, schema, operation, fragments, variables: coerced.coerced, keys });
     return { kind: 'statements', statements };
   }
 
@@ -243,15 +254,17 @@ export class GraphqlPlanner {
     this.inFlight.delete(id);
   }
 
-  private validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
+  /** Validates a document (read with enum values given as strings, as pg_graphql reads them), cached per schema. */
+  private validate(schema: GraphQLSchema, parsed: DocumentNode): { document: DocumentNode; errors: readonly GraphQLError[] } {
     let bySchema = this.validated.get(schema);
     if (!bySchema) this.validated.set(schema, (bySchema = new Map()));
-    let errors = bySchema.get(document);
-    if (!errors) {
-      errors = validate(schema, document);
-      remember(bySchema, document, errors);
+    let checked = bySchema.get(parsed);
+    if (!checked) {
+      const document = enumStringsAsEnums(schema, parsed);
+      checked = { document, errors: validate(schema, document) };
+      remember(bySchema, parsed, checked);
     }
-    return errors;
+    return checked;
   }
 }
 
@@ -281,13 +294,47 @@ function mergeNodes(nodes: FieldNode[]): FieldNode {
   return { ...nodes[0]!, selectionSet: { kind: Kind.SELECTION_SET, selections } };
 }
 
+/**
+ * The document with each string literal given where an enum is expected, and naming one of its values, as that
+ * enum value: pg_graphql accepts `{plan: {eq: "free"}}` for an enum column, graphql-js only `{plan: {eq: free}}`.
+ */
+export function enumStringsAsEnums(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
+  const typeInfo = new TypeInfo(schema);
+  let changed = false;
+  const read = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      StringValue(node) {
+        const type = getNamedType(typeInfo.getInputType());
+        if (!isEnumType(type) || !type.getValue(node.value)) return undefined;
+        changed = true;
+        return { kind: Kind.ENUM, value: node.value, loc: node.loc } satisfies EnumValueNode;
+      },
+    }),
+  );
+  return changed ? read : document;
+}
+
+/** Finds the column behind a `<table>ByPk` field's argument. */
+const keyColumnOf =
+  (model: GraphModel): KeyColumnOf =>
+  (field, arg) => {
+    const table = model.tables.find((t) => `${lowerFirst(t.typeName)}ByPk` === field);
+    const f = table?.fields.get(arg);
+    return f?.kind === 'column' ? f.column.name : undefined;
+  };
+
 function pickOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | string {
   const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (name) return ops.find((o) => o.name?.value === name) ?? `Unknown operation named "${name}"`;
+  if (name) return ops.find((o) => o.name?.value === name) ?? 'Operation not found';
   if (ops.length !== 1) return 'Must provide operation name if query contains multiple operations';
   return ops[0]!;
 }
 
-function usesIntrospection(op: OperationDefinitionNode): boolean {
-  return op.selectionSet.selections.some((s) => s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type'));
+/** The first introspection root field (`__schema` or `__type`) the operation selects, if any. */
+function introspectionField(op: OperationDefinitionNode): string | undefined {
+  for (const s of op.selectionSet.selections) {
+    if (s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type')) return s.name.value;
+  }
+  return undefined;
 }

@@ -406,12 +406,33 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     } else type = valueType(f.returns.scalar, f.returns.isArray);
     (f.mutation ? mutation : query)[f.name] = { type, args };
   }
-  return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', description: 'The root type for querying data', fields: query }),
+  return new NameOrderedSchema({
+    query: new GraphQLObjectType({ name: 'Query', description: 'The root type for querying data', fields: byName(query) }),
     mutation:
       Object.keys(mutation).length > 0
-        ? new GraphQLObjectType({ name: 'Mutation', description: 'The root type for creating and mutating data', fields: mutation })
+        ? new GraphQLObjectType({
+            name: 'Mutation',
+            description: 'The root type for creating and mutating data',
+            fields: byName(mutation),
+          })
         : undefined,
     types: [...objects.values(), ...Object.values(scalars)],
   });
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Root fields in name order, as pg_graphql lists them. */
+function byName<T>(fields: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => byCodePoint(a, b)));
+}
+
+/** A schema whose introspection lists its types in name order, as pg_graphql's `__schema { types }` does. */
+class NameOrderedSchema extends GraphQLSchema {
+  private sortedTypeMap: ReturnType<GraphQLSchema['getTypeMap']> | undefined;
+
+  override getTypeMap(): ReturnType<GraphQLSchema['getTypeMap']> {
+    this.sortedTypeMap ??= Object.fromEntries(Object.entries(super.getTypeMap()).sort(([a], [b]) => byCodePoint(a, b)));
+    return this.sortedTypeMap;
+  }
 }

@@ -223,7 +223,8 @@ class Transpiler {
             const ref = `${c}.${ident(col.column.name)}`;
             return [
               ck,
-              agg.fn === 'sum' || agg.fn === 'avg' ? `(${agg.fn}(${ref}))::text` : this.valueExpr(`${agg.fn}(${ref})`, col.scalar, false),
+              // As pg_graphql: aggregates are JSON numbers, even over bigint and numeric columns.
+              `${agg.fn}(${ref})`,
             ];
           });
           return [ak, this.object(cols)];
