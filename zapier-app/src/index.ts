@@ -6,6 +6,7 @@ import cancelMeeting from './creates/cancel_meeting';
 import createMeeting from './creates/create_meeting';
 import endMeeting from './creates/end_meeting';
 import registerParticipant from './creates/register_participant';
+import reopenMeeting from './creates/reopen_meeting';
 import updateMeeting from './creates/update_meeting';
 import { recordingFile } from './hydrators';
 import { afters, befores } from './middleware';
@@ -50,6 +51,7 @@ export default defineApp({
     [updateMeeting.key]: updateMeeting,
     [endMeeting.key]: endMeeting,
     [cancelMeeting.key]: cancelMeeting,
+    [reopenMeeting.key]: reopenMeeting,
   },
   searches: {
     [findMeeting.key]: findMeeting,

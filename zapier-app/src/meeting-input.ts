@@ -12,6 +12,26 @@ export const meetingField = {
   helpText: 'The meeting’s ID (`mtg_...`) or its code (`abc-defg-hij`), e.g. mapped from a trigger or a Find Meeting step.',
 };
 
+/** The optional time zone input of Create and Update Meeting. */
+export const timeZoneField = {
+  key: 'time_zone',
+  label: 'Time Zone',
+  type: 'string' as const,
+  required: false,
+  helpText:
+    'IANA time zone, e.g. `Europe/Berlin`, that the meeting is planned in: its times and calendar invitations are shown in it. The start time stays the instant you give.',
+};
+
+/** The optional input of Create and Update Meeting: how early guests may join. */
+export const joinBeforeStartField = {
+  key: 'join_before_start_minutes',
+  label: 'Guests May Join Minutes Before the Start',
+  type: 'integer' as const,
+  required: false,
+  helpText:
+    'Guests may join this many minutes before the start time, from 0 to 10080 (a week). svc uses 10 when empty. Hosts may always open the room early.',
+};
+
 /** The meeting path of the `meeting` input: `/meetings/{id or code}`, the code also accepted as a join URL. */
 export function meetingPath(z: ZObject, bundle: Bundle, suffix = ''): string {
   const raw = optionalText(bundle.inputData.meeting);
@@ -37,7 +57,8 @@ export const meetingSample: Meeting & Record<string, unknown> = {
   slug: null,
   scheduled_at: '2026-05-12T11:30:00+02:00',
   duration_minutes: 45,
-  settings: { waiting_room: true, transcription_auto: true },
+  time_zone: 'Europe/Berlin',
+  settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 10 },
   status: 'scheduled',
   join_url: 'https://meet.example.com/m/kpw-rtbn-fqe',
   organization_id: 'org_01kr0a3c5e7g9j2m4p6r8t0w1y',

@@ -5,6 +5,7 @@ import { createMeeting } from '../src/creates/create_meeting';
 import { endMeeting } from '../src/creates/end_meeting';
 import { updateMeeting } from '../src/creates/update_meeting';
 import { registerParticipant, type RegistrationResult } from '../src/creates/register_participant';
+import { reopenMeeting } from '../src/creates/reopen_meeting';
 import { appTester, authDataFor, callApi, createWebinar, expectFieldsCover, expectSameShape, startService } from './support';
 
 const countMeetings = (t: TestServer) => t.services.db.prepare('SELECT count(*) FROM meetings').pluck().get() as number;
@@ -28,8 +29,10 @@ describe('actions', () => {
         title: 'Quarterly planning',
         scheduled_at: '2030-03-04T09:30:00+01:00',
         duration_minutes: 45,
+        time_zone: 'europe/berlin',
         waiting_room: true,
         transcription_auto: false,
+        join_before_start_minutes: 30,
       };
       const meeting = await appTester(createMeeting, { authData: auth, inputData });
       expect(meeting.id).toMatch(/^mtg_/);
@@ -39,7 +42,8 @@ describe('actions', () => {
         title: 'Quarterly planning',
         scheduled_at: '2030-03-04T09:30:00+01:00',
         duration_minutes: 45,
-        settings: { waiting_room: true, transcription_auto: false },
+        time_zone: 'Europe/Berlin',
+        settings: { waiting_room: true, transcription_auto: false, join_before_start_minutes: 30 },
         status: 'scheduled',
         join_url: `${t.config.baseUrl}/m/${meeting.code}`,
       });
@@ -58,7 +62,11 @@ describe('actions', () => {
     it('leaves empty inputs to svc’s defaults: an instant 60-minute meeting starting now', async () => {
       const meeting = await appTester(createMeeting, { authData: auth, inputData: { title: 'Right now' } });
       const stored = (await api('GET', `/meetings/${meeting.id}`)).body;
-      expect(stored).toMatchObject({ duration_minutes: 60, settings: { waiting_room: false, transcription_auto: false } });
+      expect(stored).toMatchObject({
+        duration_minutes: 60,
+        time_zone: null,
+        settings: { waiting_room: false, transcription_auto: false, join_before_start_minutes: 10 },
+      });
       expect(Date.parse(stored.scheduled_at)).toBe(t.clock.now());
     });
 
@@ -67,6 +75,9 @@ describe('actions', () => {
       [{ title: 'Bad', waiting_room: 'maybe' }, /waiting_room must be true or false/],
       [{ title: 'Bad', duration_minutes: 5000 }, /duration_minutes must be <= 1440/],
       [{ title: 'Bad', scheduled_at: '2030-03-04T09:30:00' }, /scheduled_at/],
+      [{ title: 'Bad', time_zone: 'Mars/Olympus' }, /time_zone/],
+      [{ title: 'Bad', join_before_start_minutes: '10080.5' }, /join_before_start_minutes must be a whole number/],
+      [{ title: 'Bad', join_before_start_minutes: 10081 }, /join_before_start_minutes must be <= 10080/],
     ])('refuses %j with a message that names the input, and creates nothing', async (inputData, message) => {
       const before = (await api('GET', '/meetings?limit=100')).body.data.length;
       await expect(appTester(createMeeting, { authData: auth, inputData })).rejects.toThrow(message);
@@ -190,7 +201,7 @@ describe('actions', () => {
     });
   });
 
-  describe('update_meeting, end_meeting and cancel_meeting', () => {
+  describe('update_meeting, end_meeting, cancel_meeting and reopen_meeting', () => {
     it('updates only the inputs given, settings merged, by id or code', async () => {
       const meeting = await appTester(createMeeting, {
         authData: auth,
@@ -198,14 +209,22 @@ describe('actions', () => {
       });
       const updated = await appTester(updateMeeting, {
         authData: auth,
-        inputData: { meeting: meeting.code, title: 'Final', duration_minutes: '30', transcription_auto: 'yes' },
+        inputData: {
+          meeting: meeting.code,
+          title: 'Final',
+          duration_minutes: '30',
+          transcription_auto: 'yes',
+          time_zone: 'Asia/Tokyo',
+          join_before_start_minutes: '0',
+        },
       });
       expect(updated).toMatchObject({
         id: meeting.id,
         title: 'Final',
         duration_minutes: 30,
         scheduled_at: '2030-07-01T10:00:00Z',
-        settings: { waiting_room: true, transcription_auto: true },
+        time_zone: 'Asia/Tokyo',
+        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
       });
       expect((await api('GET', `/meetings/${meeting.id}`)).body).toEqual(updated);
       await expect(appTester(updateMeeting, { authData: auth, inputData: { meeting: meeting.id } })).rejects.toThrow(/at least one field/);
@@ -230,6 +249,39 @@ describe('actions', () => {
       expect(cancelled).toMatchObject({ id: meeting.id, status: 'cancelled' });
       expect((await api('GET', `/meetings/${meeting.id}`)).body.status).toBe('cancelled');
       await expect(appTester(cancelMeeting, { authData: auth, inputData: { meeting: 'zzz-zzzz-zzz' } })).rejects.toThrow(/not found/);
+    });
+
+    it('reopens a cancelled meeting and an ended one with the same join link, and leaves a scheduled one as it is', async () => {
+      const meeting = await appTester(createMeeting, {
+        authData: auth,
+        inputData: { title: 'Back again', scheduled_at: '2030-09-01T10:00:00Z' },
+      });
+      await appTester(cancelMeeting, { authData: auth, inputData: { meeting: meeting.id } });
+      const reopened = await appTester(reopenMeeting, { authData: auth, inputData: { meeting: meeting.join_url } });
+      expect(reopened).toMatchObject({ id: meeting.id, join_url: meeting.join_url, status: 'scheduled', ended_at: null });
+      expect((await api('GET', `/meetings/${meeting.id}`)).body).toEqual(reopened);
+      expect(await appTester(reopenMeeting, { authData: auth, inputData: { meeting: meeting.code } })).toEqual(reopened);
+
+      t.services.meetings.start(t.services.meetings.findAnywhere(meeting.id));
+      await appTester(endMeeting, { authData: auth, inputData: { meeting: meeting.id } });
+      const again = await appTester(reopenMeeting, { authData: auth, inputData: { meeting: meeting.id } });
+      expect(again).toMatchObject({ id: meeting.id, status: 'scheduled', started_at: null, ended_at: null });
+      expectSameShape(App.creates.reopen_meeting.operation.sample, again);
+      expectFieldsCover(App.creates.reopen_meeting.operation.outputFields as { key: string }[], again);
+      await expect(appTester(reopenMeeting, { authData: auth, inputData: { meeting: 'zzz-zzzz-zzz' } })).rejects.toThrow(/not found/);
+    });
+
+    it('shows svc’s detail when the key may not reopen meetings', async () => {
+      const meeting = await appTester(createMeeting, {
+        authData: auth,
+        inputData: { title: 'Read only', scheduled_at: '2030-09-02T10:00:00Z' },
+      });
+      await appTester(cancelMeeting, { authData: auth, inputData: { meeting: meeting.id } });
+      const readOnly = authDataFor(t, t.key(['meetings:read']));
+      await expect(appTester(reopenMeeting, { authData: readOnly, inputData: { meeting: meeting.id } })).rejects.toThrow(
+        /lacks the meetings:write scope/,
+      );
+      expect((await api('GET', `/meetings/${meeting.id}`)).body.status).toBe('cancelled');
     });
   });
 });

@@ -14,7 +14,7 @@ describe('the app definition', () => {
     expect(validateApp(App)).toEqual([]);
   });
 
-  it('offers six visible triggers, one per event type, the hidden webinar list, five actions, four searches and one search-or-create', () => {
+  it('offers six visible triggers, one per event type, the hidden webinar list, six actions, four searches and one search-or-create', () => {
     const visible = Object.values(App.triggers).filter((trigger) => !trigger.display.hidden);
     expect(visible.map((trigger) => trigger.key)).toEqual([
       'meeting_started',
@@ -26,7 +26,14 @@ describe('the app definition', () => {
     ]);
     expect(visible.every((trigger) => trigger.operation.type === 'hook')).toBe(true);
     expect(App.triggers.webinar_list.display.hidden).toBe(true);
-    expect(Object.keys(App.creates)).toEqual(['create_meeting', 'register_participant', 'update_meeting', 'end_meeting', 'cancel_meeting']);
+    expect(Object.keys(App.creates)).toEqual([
+      'create_meeting',
+      'register_participant',
+      'update_meeting',
+      'end_meeting',
+      'cancel_meeting',
+      'reopen_meeting',
+    ]);
     expect(Object.keys(App.searches)).toEqual(['find_meeting', 'find_registration', 'get_transcript', 'get_summary']);
     expect(Object.keys(App.searchOrCreates ?? {})).toEqual(['find_registration']);
   });

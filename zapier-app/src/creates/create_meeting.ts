@@ -2,7 +2,7 @@ import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { apiUrl, type Meeting } from '../api';
 import { dedupeField, idempotencyHeader } from '../idempotency';
 import { optionalFlag, optionalInteger, optionalText } from '../input';
-import { meetingSample } from '../meeting-input';
+import { joinBeforeStartField, meetingSample, timeZoneField } from '../meeting-input';
 import { meetingFields } from '../output-fields';
 
 /** The title, schedule and settings of POST and PATCH /meetings from the action's input; empty inputs are left out so svc applies its defaults or keeps what it has. */
@@ -10,11 +10,15 @@ export function meetingBody(z: ZObject, bundle: Bundle): Record<string, unknown>
   const input = bundle.inputData;
   const waiting_room = optionalFlag(z, 'waiting_room', input.waiting_room);
   const transcription_auto = optionalFlag(z, 'transcription_auto', input.transcription_auto);
-  const settings = Object.fromEntries(Object.entries({ waiting_room, transcription_auto }).filter(([, value]) => value !== undefined));
+  const join_before_start_minutes = optionalInteger(z, 'join_before_start_minutes', input.join_before_start_minutes);
+  const settings = Object.fromEntries(
+    Object.entries({ waiting_room, transcription_auto, join_before_start_minutes }).filter(([, value]) => value !== undefined),
+  );
   return {
     title: optionalText(input.title),
     scheduled_at: optionalText(input.scheduled_at),
     duration_minutes: optionalInteger(z, 'duration_minutes', input.duration_minutes),
+    time_zone: optionalText(input.time_zone),
     settings: Object.keys(settings).length === 0 ? undefined : settings,
   };
 }
@@ -72,6 +76,7 @@ export default defineCreate({
         default: '60',
         helpText: 'Planned length, from 1 to 1440 minutes. 60 when empty.',
       },
+      timeZoneField,
       {
         key: 'waiting_room',
         label: 'Waiting Room',
@@ -88,6 +93,7 @@ export default defineCreate({
         default: 'false',
         helpText: 'Record and transcribe automatically when the meeting starts; the transcript and summary triggers fire afterwards.',
       },
+      { ...joinBeforeStartField, default: '10' },
       {
         key: 'kind',
         label: 'Kind',

@@ -1,6 +1,6 @@
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { apiUrl, type Meeting } from '../api';
-import { meetingField, meetingPath, meetingSample } from '../meeting-input';
+import { joinBeforeStartField, meetingField, meetingPath, meetingSample, timeZoneField } from '../meeting-input';
 import { meetingFields } from '../output-fields';
 import { meetingBody } from './create_meeting';
 
@@ -12,13 +12,13 @@ export async function updateMeeting(z: ZObject, bundle: Bundle): Promise<Meeting
   return response.data;
 }
 
-/** Action: change a meeting's title, time, duration or settings. */
+/** Action: change a meeting's title, time, duration, time zone or settings. */
 export default defineCreate({
   key: 'update_meeting',
   noun: 'Meeting',
   display: {
     label: 'Update Meeting',
-    description: 'Changes a meeting’s title, start time, duration or settings; empty fields stay as they are.',
+    description: 'Changes a meeting’s title, start time, duration, time zone or settings; empty fields stay as they are.',
   },
   operation: {
     inputFields: [
@@ -26,8 +26,10 @@ export default defineCreate({
       { key: 'title', label: 'Title', type: 'string', required: false, helpText: '1 to 200 characters.' },
       { key: 'scheduled_at', label: 'Start Time', type: 'datetime', required: false },
       { key: 'duration_minutes', label: 'Duration (Minutes)', type: 'integer', required: false, helpText: '1 to 1440.' },
+      timeZoneField,
       { key: 'waiting_room', label: 'Waiting Room', type: 'boolean', required: false },
       { key: 'transcription_auto', label: 'Transcribe Automatically', type: 'boolean', required: false },
+      joinBeforeStartField,
     ],
     perform: updateMeeting,
     sample: meetingSample,
