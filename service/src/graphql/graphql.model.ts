@@ -186,7 +186,9 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     for (const c of visible) {
       const cd = directiveOf(c.comment);
       const name = typeof cd.name === 'string' ? cd.name : inflect ? camel(c.name) : c.name;
-      if (!NAME.test(name) || name === 'nodeId' || fields.has(name)) continue;
+      if (!NAME.test(name) || name === 'nodeId') continue;
+      // Two columns named alike (`_id` and `id` both inflect to `id`): the later one is served, as pg_graphql does.
+      fields.delete(name);
       fields.set(name, {
         kind: 'column',
         name,

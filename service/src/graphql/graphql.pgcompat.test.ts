@@ -20,7 +20,9 @@ insert into lamp values (1, 1, 40, 'warm'), (2, 1, 60, 'cold'), (3, 2, 25, 'cold
 create function lamp_summary(l lamp) returns text language sql as $$ select l.watts || 'W ' || l.colour $$;
 create table fixture(id int primary key, price numeric(8, 2), lumens bigint);
 comment on table fixture is e'@graphql({"aggregate": {"enabled": true}})';
-insert into fixture values (1, 19.50, 800), (2, 5.25, 4000000000), (3, null, null);`;
+insert into fixture values (1, 19.50, 800), (2, 5.25, 4000000000), (3, null, null);
+create table badge(_code serial primary key, code int);
+insert into badge(code) values (70), (null);`;
 
 const message = (r: { errors?: { message: string }[] }) => r.errors?.map((e) => e.message);
 const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64');
@@ -58,6 +60,7 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
     const schema = (root.data as any).__schema;
     const names = (list: { name: string }[]) => list.map((f) => f.name);
     expect(names(schema.queryType.fields)).toEqual([
+      'badgeCollection',
       'fixtureByPk',
       'fixtureCollection',
       'lampByPk',
@@ -69,14 +72,17 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
       'socketCollection',
     ]);
     expect(names(schema.mutationType.fields)).toEqual([
+      'deleteFromBadgeCollection',
       'deleteFromFixtureCollection',
       'deleteFromLampCollection',
       'deleteFromRoomCollection',
       'deleteFromSocketCollection',
+      'insertIntoBadgeCollection',
       'insertIntoFixtureCollection',
       'insertIntoLampCollection',
       'insertIntoRoomCollection',
       'insertIntoSocketCollection',
+      'updateBadgeCollection',
       'updateFixtureCollection',
       'updateLampCollection',
       'updateRoomCollection',
@@ -116,6 +122,13 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
         },
       },
     });
+  });
+
+  it('serves the later of two columns whose names inflect alike, ordered by the key, and offers no ByPk lookup by the hidden key', async () => {
+    expect(await gql(`{ badgeCollection { edges { node { code } } } }`)).toEqual({
+      data: { badgeCollection: { edges: [{ node: { code: 70 } }, { node: { code: null } }] } },
+    });
+    expect(message(await gql(`{ badgeByPk(code: 1) { code } }`))).toEqual(['Unknown field "badgeByPk" on type Query']);
   });
 
   it('serves a computed field whose function is volatile, as pg_graphql does', async () => {

@@ -336,12 +336,15 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       args: collectionArgs(t),
       description: `A pagable collection of type \`${t.typeName}\``,
     };
-    const pkFields = t.primaryKey.map((c) => columnFields(t).find((f) => f.column.name === c.name)!);
-    query[`${lowerFirst(t.typeName)}ByPk`] = {
-      type: objectOf(t),
-      description: `Retrieve a record of type \`${t.typeName}\` by its primary key`,
-      args: Object.fromEntries(pkFields.map((f) => [f.name, { type: new GraphQLNonNull(valueType(f.scalar, f.isArray)) }])),
-    };
+    const pkFields = t.primaryKey.map((c) => columnFields(t).find((f) => f.column.name === c.name));
+    // A key column whose name another column took has no argument to be looked up by.
+    if (pkFields.every((f) => f !== undefined)) {
+      query[`${lowerFirst(t.typeName)}ByPk`] = {
+        type: objectOf(t),
+        description: `Retrieve a record of type \`${t.typeName}\` by its primary key`,
+        args: Object.fromEntries(pkFields.map((f) => [f.name, { type: new GraphQLNonNull(valueType(f.scalar, f.isArray)) }])),
+      };
+    }
     const mutationResponse = (verb: string) =>
       new GraphQLObjectType({
         name: `${t.typeName}${verb}Response`,
