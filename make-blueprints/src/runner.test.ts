@@ -74,25 +74,46 @@ describe('create-meeting.blueprint.json against svc', () => {
 
   it('creates the meeting the call describes and answers with its join link', async () => {
     const title = 'Quarterly "review" – Café ✓ \\o/';
-    const result = await run(FILE, { title, scheduled_at: '2026-12-01T10:00:00+02:00', duration_minutes: 45 });
+    const result = await run(FILE, {
+      title,
+      scheduled_at: '2026-12-01T10:00:00+02:00',
+      duration_minutes: 45,
+      time_zone: 'europe/berlin',
+      join_before_start_minutes: 30,
+    });
     expect(result.response).toMatchObject({ status: 201, headers: { 'Content-Type': 'application/json' } });
-    const answer = JSON.parse(result.response!.body) as { id: string; code: string; join_url: string };
+    const answer = JSON.parse(result.response!.body) as { id: string; code: string; join_url: string; time_zone: string };
+    expect(answer.time_zone).toBe('Europe/Berlin');
     const stored = await api('GET', `/meetings/${answer.id}`);
     expect(stored.body).toMatchObject({
       title,
       kind: 'meeting',
       scheduled_at: '2026-12-01T10:00:00+02:00',
       duration_minutes: 45,
+      time_zone: 'Europe/Berlin',
+      settings: { join_before_start_minutes: 30 },
       code: answer.code,
       join_url: answer.join_url,
     });
   });
 
-  it('keeps a hostile title inside the title and defaults the duration to an hour', async () => {
+  it('keeps a hostile title inside the title and defaults the duration to an hour, the zone to UTC and early joining to 10 minutes', async () => {
     const title = 'x", "kind": "webinar", "slug": "taken-over';
     const result = await run(FILE, { title, scheduled_at: '2026-12-02T10:00:00Z' });
     const answer = JSON.parse(result.response!.body) as { id: string };
-    expect((await api('GET', `/meetings/${answer.id}`)).body).toMatchObject({ title, kind: 'meeting', duration_minutes: 60 });
+    expect((await api('GET', `/meetings/${answer.id}`)).body).toMatchObject({
+      title,
+      kind: 'meeting',
+      duration_minutes: 60,
+      time_zone: 'UTC',
+      settings: { join_before_start_minutes: 10 },
+    });
+  });
+
+  it("passes svc's refusal of an unknown time zone back to the caller", async () => {
+    const result = await run(FILE, { title: 'Where?', scheduled_at: '2026-12-01T10:00:00Z', time_zone: 'Mars/Olympus' });
+    expect(result.response).toMatchObject({ status: 400 });
+    expect(JSON.parse(result.response!.body)).toEqual({ error: 'validation_failed' });
   });
 
   it("passes svc's refusal back to the caller and creates nothing", async () => {
@@ -384,7 +405,7 @@ describe('runBlueprint refuses what it cannot do faithfully', () => {
 
   it('stops on an HTTP option it does not honour', async () => {
     const blueprint = loadBlueprint('create-meeting.blueprint.json');
-    blueprint.flow[4]!.mapper!.shareCookies = true;
+    blueprint.flow.find((module) => module.id === 5)!.mapper!.shareCookies = true;
     const trigger = { title: 't', scheduled_at: '2026-12-01T10:00:00Z', duration_minutes: 30 };
     await expect(runBlueprint(blueprint, { placeholders: placeholders(), keychain: keychain(), trigger })).rejects.toThrow(
       new RunError(5, 'the runner supports shareCookies only as false'),

@@ -33,6 +33,7 @@ const meeting: Field[] = [
     'kind',
     'slug',
     'scheduled_at',
+    'time_zone',
     'status',
     'join_url',
     'created_at',
@@ -44,6 +45,7 @@ const meeting: Field[] = [
   collection('settings', [
     { name: 'waiting_room', type: 'boolean' },
     { name: 'transcription_auto', type: 'boolean' },
+    number('join_before_start_minutes'),
   ]),
 ];
 
