@@ -78,7 +78,7 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('lists participants, ends and cancels meetings, downloads a recording as binary data, each meeting named through a locator mode', async () => {
+  it('lists participants, ends, cancels and reopens meetings, downloads a recording as binary data, each meeting named through a locator mode', async () => {
     const live = (await api('POST', '/meetings', { title: 'Live standup' })).body;
     await join(live.code, 'Ann');
     await join(live.code, 'Bob');
@@ -87,6 +87,11 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
     const recorded = (await api('POST', '/meetings', { title: 'Recorded sync' })).body;
     const media = seedMediaResults(dataDir, recorded.id);
     const webinar = (await api('POST', '/meetings', { title: 'Locator webinar', kind: 'webinar', slug: 'locator-webinar' })).body;
+    const calledOff = (await api('POST', '/meetings', { title: 'Called off', scheduled_at: '2027-02-01T09:00:00Z' })).body;
+    expect((await api('DELETE', `/meetings/${calledOff.id}`)).body.status).toBe('cancelled');
+    const over = (await api('POST', '/meetings', { title: 'Over too soon' })).body;
+    await join(over.code, 'Cy');
+    expect((await api('PATCH', `/meetings/${over.id}`, { status: 'ended' })).body.status).toBe('ended');
 
     const p = n8n!.typePrefix;
     const nodes = [
@@ -115,9 +120,13 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
       }),
       svcNode(p, 'svc', 'Download Recording', 6, { resource: 'recording', operation: 'download', meetingId: locator('list', recorded.id) }),
       uploadTo(receiver!.url, 6),
+      svcNode(p, 'svc', 'Reopen Cancelled', 7, { resource: 'meeting', operation: 'reopen', meetingId: locator('url', calledOff.join_url) }),
+      svcNode(p, 'svc', 'Reopen Ended', 8, { resource: 'meeting', operation: 'reopen', meetingId: locator('code', over.code) }),
+      svcNode(p, 'svc', 'Reopen Scheduled', 9, { resource: 'meeting', operation: 'reopen', meetingId: locator('id', webinar.id) }),
     ];
     const workflow = workflowExport('svcNewOperationsE2e', 'svc new operations', nodes, [
       ...nodes.slice(1, 7).map((node): [string, string] => ['Start', node.name]),
+      ...nodes.slice(8).map((node): [string, string] => ['Start', node.name]),
       ['Download Recording', 'Upload'],
     ]);
 
@@ -144,6 +153,15 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
 
     expect((await api('GET', `/meetings/${live.id}`)).body.status).toBe('ended');
     expect((await api('GET', `/meetings/${scheduled.id}`)).body.status).toBe('cancelled');
+
+    const reopenedCancelled = (await api('GET', `/meetings/${calledOff.id}`)).body;
+    expect(reopenedCancelled).toMatchObject({ status: 'scheduled', join_url: calledOff.join_url, ended_at: null });
+    expect(outputOf(execution, 'Reopen Cancelled')).toEqual([reopenedCancelled]);
+    const reopenedEnded = (await api('GET', `/meetings/${over.id}`)).body;
+    expect(reopenedEnded).toMatchObject({ status: 'scheduled', code: over.code, started_at: null, ended_at: null });
+    expect(outputOf(execution, 'Reopen Ended')).toEqual([reopenedEnded]);
+    expect(outputOf(execution, 'Reopen Scheduled')).toEqual([(await api('GET', `/meetings/${webinar.id}`)).body]);
+    expect(outputOf(execution, 'Reopen Scheduled')[0]).toMatchObject({ status: 'scheduled', updated_at: webinar.updated_at });
   }, 150_000);
 
   it('fails with the index of the failing item, or outputs its error under Continue on Fail', async () => {

@@ -55,14 +55,26 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
         resource: 'meeting',
         operation: 'create',
         title: 'Design review',
-        additionalFields: { scheduledAt: '2026-12-01T10:00:00+02:00', durationMinutes: 45, waitingRoom: true },
+        additionalFields: {
+          scheduledAt: '2026-12-01T10:00:00+02:00',
+          durationMinutes: 45,
+          waitingRoom: true,
+          timeZone: ' europe/berlin ',
+          joinBeforeStartMinutes: 30,
+        },
       }),
       svcNode(p, 'svc', 'Get Meeting', 2, { resource: 'meeting', operation: 'get', meetingId: '={{ $json.code }}' }),
       svcNode(p, 'svc', 'Update Meeting', 3, {
         resource: 'meeting',
         operation: 'update',
         meetingId: '={{ $json.id }}',
-        updateFields: { title: 'Design review (moved)', durationMinutes: 30, transcriptionAuto: true },
+        updateFields: {
+          title: 'Design review (moved)',
+          durationMinutes: 30,
+          transcriptionAuto: true,
+          timeZone: 'Asia/Tokyo',
+          joinBeforeStartMinutes: 0,
+        },
       }),
       svcNode(p, 'svc', 'Get 101 Meetings', 4, { resource: 'meeting', operation: 'getMany', returnAll: false, limit: 101, filters: {} }),
       svcNode(p, 'svc', 'Get All Meetings', 5, { resource: 'meeting', operation: 'getMany', returnAll: true, filters: {} }),
@@ -109,7 +121,8 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
       kind: 'meeting',
       scheduled_at: '2026-12-01T10:00:00+02:00',
       duration_minutes: 45,
-      settings: { waiting_room: true, transcription_auto: false },
+      time_zone: 'Europe/Berlin',
+      settings: { waiting_room: true, transcription_auto: false, join_before_start_minutes: 30 },
       status: 'scheduled',
     });
     expect(created!.id).toMatch(/^mtg_/);
@@ -119,7 +132,8 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
         id: created!.id,
         title: 'Design review (moved)',
         duration_minutes: 30,
-        settings: { waiting_room: true, transcription_auto: true },
+        time_zone: 'Asia/Tokyo',
+        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
       }),
     ]);
 
@@ -165,7 +179,8 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
       title: 'Design review (moved)',
       duration_minutes: 30,
       status: 'cancelled',
-      settings: { waiting_room: true, transcription_auto: true },
+      time_zone: 'Asia/Tokyo',
+      settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
     });
     const again = await api('POST', '/webinars/launch-e2e/registrations', { email: 'ada@example.com', name: 'Ada' });
     expect([again.status, again.body.id]).toEqual([200, registration!.id]);

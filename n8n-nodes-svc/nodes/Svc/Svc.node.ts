@@ -19,7 +19,7 @@ export class Svc implements INodeType {
     version: 1,
     subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
     description:
-      'Create, end and cancel svc meetings, register webinar participants, list participants, and download recordings, transcripts and summaries',
+      'Create, end, cancel and reopen svc meetings, register webinar participants, list participants, and download recordings, transcripts and summaries',
     defaults: { name: 'Svc' },
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],

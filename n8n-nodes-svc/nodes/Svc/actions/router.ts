@@ -15,6 +15,7 @@ const operations: Record<string, SvcOperation> = {
   'meeting:end': meeting.end.execute,
   'meeting:get': meeting.get.execute,
   'meeting:getMany': meeting.getMany.execute,
+  'meeting:reopen': meeting.reopen.execute,
   'meeting:update': meeting.update.execute,
   'participant:getMany': participant.getMany.execute,
   'registration:create': registration.create.execute,

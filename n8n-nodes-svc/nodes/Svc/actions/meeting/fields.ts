@@ -11,12 +11,29 @@ export const meetingFields: INodeProperties[] = [
     description: 'Planned length of the meeting',
   },
   {
+    displayName: 'Guests May Join Minutes Before Start',
+    name: 'joinBeforeStartMinutes',
+    type: 'number',
+    typeOptions: { minValue: 0, maxValue: 10080, numberPrecision: 0 },
+    default: 10,
+    description: 'Guests may join this many minutes before the start, 0 to 10080 (a week); hosts may always open the room early',
+  },
+  {
     displayName: 'Scheduled At',
     name: 'scheduledAt',
     type: 'string',
     default: '',
     placeholder: '2026-12-01T10:00:00+02:00',
     description: 'Start time, ISO 8601 with a UTC offset; a meeting created without one starts now',
+  },
+  {
+    displayName: 'Time Zone',
+    name: 'timeZone',
+    type: 'string',
+    default: '',
+    placeholder: 'Europe/Berlin',
+    description:
+      'IANA time zone, e.g. Europe/Berlin, the meeting is planned in: its times and calendar invitations are shown in it; the start time stays the instant given',
   },
   {
     displayName: 'Transcribe Automatically',
@@ -40,9 +57,11 @@ export function meetingBody(fields: IDataObject): IDataObject {
   if (typeof fields.title === 'string') body.title = fields.title;
   if (typeof fields.scheduledAt === 'string' && fields.scheduledAt !== '') body.scheduled_at = fields.scheduledAt;
   if (typeof fields.durationMinutes === 'number') body.duration_minutes = fields.durationMinutes;
+  if (typeof fields.timeZone === 'string' && fields.timeZone.trim() !== '') body.time_zone = fields.timeZone.trim();
   const settings: IDataObject = {};
   if (typeof fields.waitingRoom === 'boolean') settings.waiting_room = fields.waitingRoom;
   if (typeof fields.transcriptionAuto === 'boolean') settings.transcription_auto = fields.transcriptionAuto;
+  if (typeof fields.joinBeforeStartMinutes === 'number') settings.join_before_start_minutes = fields.joinBeforeStartMinutes;
   if (Object.keys(settings).length > 0) body.settings = settings;
   return body;
 }

@@ -5,9 +5,10 @@ import * as del from './delete.operation';
 import * as end from './end.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
+import * as reopen from './reopen.operation';
 import * as update from './update.operation';
 
-export { cancel, create, del as delete, end, get, getMany, update };
+export { cancel, create, del as delete, end, get, getMany, reopen, update };
 
 /** The meeting resource: its operation picker and the fields of each operation. */
 export const description: INodeProperties[] = [
@@ -29,6 +30,12 @@ export const description: INodeProperties[] = [
       { name: 'End', value: 'end', description: 'End a live meeting for everyone in it', action: 'End a meeting' },
       { name: 'Get', value: 'get', description: 'Get a meeting by ID or code', action: 'Get a meeting' },
       { name: 'Get Many', value: 'getMany', description: 'List meetings, newest first', action: 'Get many meetings' },
+      {
+        name: 'Reopen',
+        value: 'reopen',
+        description: 'Put an ended or cancelled meeting back to scheduled, with the same join link',
+        action: 'Reopen a meeting',
+      },
       { name: 'Update', value: 'update', description: 'Change a meeting or end a live one', action: 'Update a meeting' },
     ],
     default: 'create',
@@ -39,5 +46,6 @@ export const description: INodeProperties[] = [
   ...end.description,
   ...get.description,
   ...getMany.description,
+  ...reopen.description,
   ...update.description,
 ];
