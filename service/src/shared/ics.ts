@@ -28,7 +28,7 @@ export function icsCalendar(event: CalendarEvent): string {
     `DTSTART:${utcStamp(event.start)}`,
     `DTEND:${utcStamp(event.end)}`,
     `SUMMARY:${escapeText(event.summary)}`,
-    ...(event.url ? [`URL:${event.url.replace(/[\u0000-\u001f\u007f]/g, '')}`] : []),
+    ...(event.url ? [`URL:${event.url.replace(CONTROL_CHARACTERS, '')}`] : []),
     ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
     ...(event.timeZone ? [`X-WR-TIMEZONE:${escapeText(event.timeZone)}`] : []),
     'END:VEVENT',
@@ -37,9 +37,15 @@ export function icsCalendar(event: CalendarEvent): string {
   return lines.map(fold).join('\r\n') + '\r\n';
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what it matches: iCalendar values may not hold them
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** `20261126T142300Z`: the UTC date-time form of RFC 5545 (seconds kept, milliseconds dropped). */
 export function utcStamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** A TEXT value: backslash, semicolon and comma escaped, line breaks as `\n`, other control characters dropped. */
@@ -49,7 +55,7 @@ export function escapeText(text: string): string {
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
     .replace(/\r\n|\r|\n/g, '\\n')
-    .replace(/[\u0000-\u001f\u007f]/g, '');
+    .replace(CONTROL_CHARACTERS, '');
 }
 
 /** Splits a content line into lines of at most 75 octets, each continuation starting with a space, never inside a UTF-8 character. */
