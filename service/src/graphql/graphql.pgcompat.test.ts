@@ -21,6 +21,8 @@ create function lamp_summary(l lamp) returns text language sql as $$ select l.wa
 create table fixture(id int primary key, price numeric(8, 2), lumens bigint);
 comment on table fixture is e'@graphql({"aggregate": {"enabled": true}})';
 insert into fixture values (1, 19.50, 800), (2, 5.25, 4000000000), (3, null, null);
+create table clash("or" int primary key, note text not null);
+insert into clash values (1, 'one'), (2, 'two'), (3, 'three');
 create table badge(_code serial primary key, code int);
 insert into badge(code) values (70), (null);`;
 
@@ -61,6 +63,8 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
     const names = (list: { name: string }[]) => list.map((f) => f.name);
     expect(names(schema.queryType.fields)).toEqual([
       'badgeCollection',
+      'clashByPk',
+      'clashCollection',
       'fixtureByPk',
       'fixtureCollection',
       'lampByPk',
@@ -73,16 +77,19 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
     ]);
     expect(names(schema.mutationType.fields)).toEqual([
       'deleteFromBadgeCollection',
+      'deleteFromClashCollection',
       'deleteFromFixtureCollection',
       'deleteFromLampCollection',
       'deleteFromRoomCollection',
       'deleteFromSocketCollection',
       'insertIntoBadgeCollection',
+      'insertIntoClashCollection',
       'insertIntoFixtureCollection',
       'insertIntoLampCollection',
       'insertIntoRoomCollection',
       'insertIntoSocketCollection',
       'updateBadgeCollection',
+      'updateClashCollection',
       'updateFixtureCollection',
       'updateLampCollection',
       'updateRoomCollection',
@@ -129,6 +136,14 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql clients expect, on %s', (kind) =
       data: { badgeCollection: { edges: [{ node: { code: 70 } }, { node: { code: null } }] } },
     });
     expect(message(await gql(`{ badgeByPk(code: 1) { code } }`))).toEqual(['Unknown field "badgeByPk" on type Query']);
+  });
+
+  it('filters on a column named like a compound filter, and keeps the other compound filters', async () => {
+    const q = `{ clashCollection(filter: {and: [{or: {gte: 2}}, {not: {note: {eq: "three"}}}]}) { edges { node { or note } } } }`;
+    expect(await gql(q)).toEqual({ data: { clashCollection: { edges: [{ node: { or: 2, note: 'two' } }] } } });
+    expect(message(await gql(`{ clashCollection(filter: {or: [{note: {eq: "one"}}]}) { edges { cursor } } }`))).toEqual([
+      'Invalid input for IntFilter type',
+    ]);
   });
 
   it('serves a computed field whose function is volatile, as pg_graphql does', async () => {

@@ -395,7 +395,9 @@ export class OperationPlanner {
     const conds: FilterPlan[] = [];
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === null || v === undefined) continue;
-      if (key === 'and' || key === 'or') {
+      const column = t.fields.get(key);
+      if (column?.kind === 'column') conds.push(...this.columnConditions(column, v as Record<string, unknown>));
+      else if (key === 'and' || key === 'or') {
         const parts = (v as unknown[]).map((x) => this.filter(t, x) ?? { kind: 'const' as const, value: true });
         if (parts.length > 0) conds.push({ kind: key, parts });
       } else if (key === 'not') {
@@ -408,11 +410,7 @@ export class OperationPlanner {
           if (decoded?.table !== t) throw gqlError('nodeId belongs to a different collection');
           conds.push({ kind: 'keyEquals', keys: decoded.keys });
         }
-      } else {
-        const f = t.fields.get(key);
-        if (!f || f.kind !== 'column') throw gqlError(`Unknown filter field "${key}"`);
-        conds.push(...this.columnConditions(f, v as Record<string, unknown>));
-      }
+      } else throw gqlError(`Unknown filter field "${key}"`);
     }
     if (conds.length === 0) return null;
     return conds.length === 1 ? conds[0]! : { kind: 'and', parts: conds };

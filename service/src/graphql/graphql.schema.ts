@@ -204,11 +204,12 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
         const out: GraphQLInputFieldConfigMap = { nodeId: { type: idFilter } };
         for (const c of columnFields(t)) {
           const ft = filterFor(c.scalar, c.isArray);
-          if (ft && !['and', 'or', 'not'].includes(c.name)) out[c.name] = { type: ft };
+          if (ft) out[c.name] = { type: ft };
         }
-        out.and = { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
-        out.or = { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
-        out.not = { type: filterOf(t) };
+        // A column named `and`, `or` or `not` takes the name from the compound filter, as in pg_graphql.
+        out.and ??= { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
+        out.or ??= { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
+        out.not ??= { type: filterOf(t) };
         return out;
       },
     });
