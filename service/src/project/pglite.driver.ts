@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { isAlive } from '../shared/running-service';
 import type { ProjectDriver, SqlClient, SqlResult } from './project.driver';
 
 /**
@@ -49,22 +50,13 @@ function takeLock(dataDir: string): string {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(fs.readFileSync(file, 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
         throw new Error(`the embedded project database in ${dataDir} is in use by process ${pid}`);
       }
       fs.rmSync(file, { force: true });
     }
   }
   throw new Error(`could not lock ${dataDir}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A statement cut off by the statement timeout, with Postgres's own message and SQLSTATE; its thread is gone with its transaction. */

@@ -44,7 +44,8 @@ function readRecord(dataDir: string): RunningServiceRecord | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id exists (also one of another user, such as a service run under systemd as its own user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
