@@ -244,7 +244,7 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
 
     await page.getByRole('button', { name: 'Live', exact: true }).click();
     await waitFor(async () => (await rows.count()) === 1, 10_000);
-    await page.getByRole('link', { name: 'Owner meeting' }).waitFor();
+    await page.getByRole('link', { name: 'Owner’s meeting' }).waitFor();
   });
 
   it('reopens a cancelled meeting from its page: scheduled again, with the same join link', async () => {

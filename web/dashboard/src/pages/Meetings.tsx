@@ -10,7 +10,7 @@ const PAGE_SIZE = 20;
 /** Creates an instant meeting and opens its room as the signed-in host, their name filled in. */
 export async function startInstantMeeting(session: Session): Promise<void> {
   const meeting = await api<Meeting>('POST', '/v1/meetings', {
-    title: `${session.user.name || 'Instant'} meeting`,
+    title: session.user.name ? `${session.user.name}’s meeting` : 'Instant meeting',
     time_zone: viewerZone(),
     organization_id: session.organizations[0]?.id,
   });
