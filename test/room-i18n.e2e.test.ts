@@ -1,19 +1,6 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import {
-  createMeeting,
-  launchBrowser,
-  openPage,
-  roomServiceEnv,
-  roomUrl,
-  saveScreenshot,
-  waitForCount,
-  waitForPreview,
-  waitForScreen,
-  waitForText,
-  type RoomPage,
-} from './support/browser';
-import { startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
+import type { Page } from 'playwright-core';
+import { createMeeting, roomUrl, saveScreenshot, waitForCount, waitForPreview, waitForScreen, waitForText } from './support/browser';
+import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(90_000);
 
@@ -46,53 +33,25 @@ const LIGHT_BACKGROUND = 'rgb(243, 244, 247)';
 const DARK_BACKGROUND = 'rgb(14, 16, 20)';
 
 describe('the room page in German, French and English, light and dark', () => {
-  let dataDir: string;
-  let key: string;
-  let svc: ServiceProcess;
-  let browser: Browser;
-  let opened: RoomPage[] = [];
-
-  const open = async (url: string) => {
-    const p = await openPage(browser, url);
-    opened.push(p);
-    return p;
-  };
+  const room = roomSuite();
+  const { open } = room;
 
   /** Opens `url` in a context whose browser prefers `locale` (navigator.languages, Accept-Language). */
   const openAs = async (url: string, locale: string) => {
-    const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+    const context = await room.browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const logs: string[] = [];
     page.on('pageerror', (err) => logs.push(`pageerror: ${err.message}`));
-    opened.push({ page, context, logs, close: () => context.close() });
+    room.track({ page, context, logs, close: () => context.close() });
     await page.goto(url);
     await page.locator('[data-testid=prejoin], [data-testid=unavailable]').first().waitFor({ timeout: 15_000 });
     return page;
   };
 
-  beforeAll(async () => {
-    dataDir = tempDataDir();
-    key = unlimitedKey(dataDir);
-    [svc, browser] = await Promise.all([startService(dataDir, roomServiceEnv()), launchBrowser()]);
-  }, 60_000);
-
-  afterEach(async () => {
-    const failed = opened.flatMap((p) => p.logs).filter((l) => l.startsWith('pageerror'));
-    await Promise.all(opened.map((p) => p.close()));
-    opened = [];
-    expect(failed).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('?lang=de and ?lang=fr show the pre-join screen and the room in German and French', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Quartalsplanung' });
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Quartalsplanung' });
 
-    const anna = await open(roomUrl(svc.url, meeting.code, { lang: 'de', theme: 'light', name: 'Anna Albrecht' }));
+    const anna = await open(roomUrl(room.svc.url, meeting.code, { lang: 'de', theme: 'light', name: 'Anna Albrecht' }));
     expect(await looks(anna.page)).toEqual({ lang: 'de', theme: 'light', background: LIGHT_BACKGROUND });
     expect(await anna.page.getByText('Bereit zum Beitreten?').count()).toBe(1);
     expect(await anna.page.getByLabel('Ihr Name').inputValue()).toBe('Anna Albrecht');
@@ -113,7 +72,7 @@ describe('the room page in German, French and English, light and dark', () => {
     expect(await anna.page.locator('.count-pill .sr-only').textContent()).toBe(' Person');
     expect(await anna.page.getByTestId('tile').textContent()).toContain('Anna Albrecht (Sie)');
 
-    const basile = await open(roomUrl(svc.url, meeting.code, { lang: 'fr', theme: 'dark', name: 'Basile Blanc' }));
+    const basile = await open(roomUrl(room.svc.url, meeting.code, { lang: 'fr', theme: 'dark', name: 'Basile Blanc' }));
     expect(await looks(basile.page)).toEqual({ lang: 'fr', theme: 'dark', background: DARK_BACKGROUND });
     expect(await basile.page.getByText('Prêt à participer\u00a0?').count()).toBe(1);
     expect(await basile.page.getByLabel('Votre nom').inputValue()).toBe('Basile Blanc');
@@ -160,31 +119,31 @@ describe('the room page in German, French and English, light and dark', () => {
   });
 
   it('a language the room does not speak shows English; without ?lang= the browser’s languages decide', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Language fallback' });
-    const unknown = await openAs(roomUrl(svc.url, meeting.code, { lang: 'xx' }), 'de-DE');
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Language fallback' });
+    const unknown = await openAs(roomUrl(room.svc.url, meeting.code, { lang: 'xx' }), 'de-DE');
     expect((await looks(unknown)).lang).toBe('en');
     expect(await unknown.getByText('Ready to join?').count()).toBe(1);
     expect(await unknown.getByRole('button', { name: 'Join', exact: true }).count()).toBe(1);
 
-    const austrian = await openAs(roomUrl(svc.url, meeting.code), 'de-AT');
+    const austrian = await openAs(roomUrl(room.svc.url, meeting.code), 'de-AT');
     expect((await looks(austrian)).lang).toBe('de');
     expect(await austrian.getByRole('button', { name: 'Beitreten', exact: true }).count()).toBe(1);
 
-    const canadian = await openAs(roomUrl(svc.url, meeting.code), 'fr-CA');
+    const canadian = await openAs(roomUrl(room.svc.url, meeting.code), 'fr-CA');
     expect(await canadian.getByRole('button', { name: 'Participer', exact: true }).count()).toBe(1);
 
-    const spanish = await openAs(roomUrl(svc.url, meeting.code), 'es-ES');
+    const spanish = await openAs(roomUrl(room.svc.url, meeting.code), 'es-ES');
     expect((await looks(spanish)).lang).toBe('en');
 
     // The screens without a Join button speak the language too.
-    const gone = await openAs(roomUrl(svc.url, 'no-such-code', { lang: 'fr' }), 'en-US');
+    const gone = await openAs(roomUrl(room.svc.url, 'no-such-code', { lang: 'fr' }), 'en-US');
     expect(await gone.getByTestId('unavailable').locator('h1').textContent()).toBe('Ce lien de réunion n’existe pas');
   });
 
   it('?theme=light and ?theme=dark differ; theme=system follows prefers-color-scheme live, without a reload', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Themes' });
-    const light = await open(roomUrl(svc.url, meeting.code, { theme: 'light' }));
-    const dark = await open(roomUrl(svc.url, meeting.code, { theme: 'dark' }));
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Themes' });
+    const light = await open(roomUrl(room.svc.url, meeting.code, { theme: 'light' }));
+    const dark = await open(roomUrl(room.svc.url, meeting.code, { theme: 'dark' }));
     expect(await looks(light.page)).toEqual({ lang: 'en', theme: 'light', background: LIGHT_BACKGROUND });
     expect(await looks(dark.page)).toEqual({ lang: 'en', theme: 'dark', background: DARK_BACKGROUND });
     // A forced theme ignores the viewer's preference.
@@ -192,7 +151,7 @@ describe('the room page in German, French and English, light and dark', () => {
     expect((await looks(light.page)).background).toBe(LIGHT_BACKGROUND);
 
     for (const query of [{ theme: 'system' }, { theme: 'sepia' }, {}] as Record<string, string>[]) {
-      const system = await open(roomUrl(svc.url, meeting.code, query));
+      const system = await open(roomUrl(room.svc.url, meeting.code, query));
       expect((await looks(system.page)).theme).toBe('system');
       await system.page.evaluate(() => ((globalThis as unknown as PageScope).__notReloaded = true));
       await system.page.emulateMedia({ colorScheme: 'dark' });

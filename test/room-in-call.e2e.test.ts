@@ -1,22 +1,17 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   createMeeting,
   eventually,
   hostLink,
   joinRoom,
-  launchBrowser,
-  openPage,
   peerIdOf,
-  roomServiceEnv,
   roomUrl,
   saveScreenshot,
   waitForCount,
   waitForMediaFlowing,
   waitForText,
-  type RoomPage,
 } from './support/browser';
-import { startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
+import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(120_000);
 
@@ -67,24 +62,15 @@ function luminance(color: string): number {
 }
 
 describe('the room page in the call: chat links, phones, layouts, invite, the waiting room', () => {
-  let dataDir: string;
-  let key: string;
-  let svc: ServiceProcess;
-  let browser: Browser;
-  let opened: RoomPage[] = [];
-
-  const open = async (url: string, viewport?: { width: number; height: number }) => {
-    const p = await openPage(browser, url, viewport);
-    opened.push(p);
-    return p;
-  };
+  const room = roomSuite();
+  const { open } = room;
 
   /** A host (by host link) and a guest in one meeting, both receiving media. */
   const hostAndGuest = async (title: string, viewports: { host?: typeof PHONE; guest?: typeof PHONE } = {}, settings = {}) => {
-    const meeting = await createMeeting(svc.url, key, { title, settings });
-    const host = await open(await hostLink(svc.url, key, meeting.id, 'Hana Host'), viewports.host);
+    const meeting = await createMeeting(room.svc.url, room.key, { title, settings });
+    const host = await open(await hostLink(room.svc.url, room.key, meeting.id, 'Hana Host'), viewports.host);
     expect(await joinRoom(host.page)).toBe('room');
-    const guest = await open(roomUrl(svc.url, meeting.code, { name: 'Gus Guest' }), viewports.guest);
+    const guest = await open(roomUrl(room.svc.url, meeting.code, { name: 'Gus Guest' }), viewports.guest);
     expect(await joinRoom(guest.page)).toBe('room');
     for (const page of [host.page, guest.page]) {
       await waitForCount(page, '[data-testid=tile]', 2);
@@ -93,25 +79,6 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     await Promise.all([waitForMediaFlowing(host.page), waitForMediaFlowing(guest.page)]);
     return { meeting, host, guest };
   };
-
-  beforeAll(async () => {
-    dataDir = tempDataDir();
-    key = unlimitedKey(dataDir);
-    [svc, browser] = await Promise.all([startService(dataDir, roomServiceEnv()), launchBrowser()]);
-  }, 60_000);
-
-  afterEach(async () => {
-    const failed = opened.flatMap((p) => p.logs).filter((l) => l.startsWith('pageerror'));
-    await Promise.all(opened.map((p) => p.close()));
-    opened = [];
-    expect(failed).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('http(s) addresses in chat become safe links; javascript:, data: and markup stay plain text', async () => {
     const { host, guest } = await hostAndGuest('Links in chat');
@@ -247,7 +214,7 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
 
     // The same browser, another call: it starts in the speaker layout.
     const again = await guest.context.newPage();
-    await again.goto(roomUrl(svc.url, meeting.code, { name: 'Gus Again' }));
+    await again.goto(roomUrl(room.svc.url, meeting.code, { name: 'Gus Again' }));
     expect(await joinRoom(again)).toBe('room');
     expect(await again.getByTestId('layout-speaker').getAttribute('aria-pressed')).toBe('true');
     await eventually(async () => expect(await again.getByTestId('speaker-area').locator('[data-testid=tile]').count()).toBe(1));
@@ -268,10 +235,10 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
 
   it('Invite copies the guest link, never the host link, and says so', async () => {
     const { meeting, host, guest } = await hostAndGuest('Invite check');
-    const guestLink = `${svc.url}/m/${meeting.code}`;
+    const guestLink = `${room.svc.url}/m/${meeting.code}`;
     for (const { page, context } of [host, guest]) {
       // Granting sets the origin's whole list: without camera and microphone in it, Chromium stops the running capture.
-      await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: svc.url });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: room.svc.url });
       await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.writeText('before'));
       await page.getByRole('button', { name: 'Invite: copy the link for guests' }).click();
       await page.getByTestId('link-copied').waitFor({ state: 'visible' });
@@ -293,14 +260,14 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
   });
 
   it('the waiting room keeps your camera preview until a host admits you', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Preview while waiting', settings: { waiting_room: true } });
-    const host = await open(await hostLink(svc.url, key, meeting.id, 'Hana Host'));
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Preview while waiting', settings: { waiting_room: true } });
+    const host = await open(await hostLink(room.svc.url, room.key, meeting.id, 'Hana Host'));
     expect(await joinRoom(host.page)).toBe('room');
     for (const [viewport, suffix] of [
       [undefined, ''],
       [PHONE, '-phone'],
     ] as const) {
-      const guest = await open(roomUrl(svc.url, meeting.code, { name: `Wendy${suffix}` }), viewport);
+      const guest = await open(roomUrl(room.svc.url, meeting.code, { name: `Wendy${suffix}` }), viewport);
       expect(await joinRoom(guest.page)).toBe('waiting');
       await guest.page.waitForFunction(
         () =>
@@ -320,7 +287,6 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
       const guestPeer = await peerIdOf(guest.page);
       await host.page.locator(`[data-testid=tile][data-peer-id="${guestPeer}"] video`).waitFor({ state: 'visible', timeout: 15_000 });
       await guest.close();
-      opened = opened.filter((p) => p !== guest);
     }
   });
 });

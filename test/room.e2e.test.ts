@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   createMeeting,
   eventually,
@@ -10,16 +9,15 @@ import {
   peerIdOf,
   pollUntil,
   receiveStats,
-  roomServiceEnv,
   roomUrl,
   saveScreenshot,
   waitForCount,
   waitForMediaFlowing,
   waitForPreview,
   waitForText,
-  type RoomPage,
 } from './support/browser';
-import { call, startService, tempDataDir, unlimitedKey, type ServiceProcess } from './support/service-process';
+import { roomSuite } from './support/room-suite';
+import { call } from './support/service-process';
 
 jest.setTimeout(90_000);
 
@@ -47,52 +45,24 @@ function recordedRoomEvents(page: Page): Promise<unknown[]> {
 }
 
 describe('the room page in Chromium against the real service: a two-person call', () => {
-  let dataDir: string;
-  let key: string;
-  let svc: ServiceProcess;
-  let browser: Browser;
-  let opened: RoomPage[] = [];
-
-  const open = async (url: string, viewport?: { width: number; height: number }) => {
-    const p = await openPage(browser, url, viewport);
-    opened.push(p);
-    return p;
-  };
+  const room = roomSuite();
+  const { open } = room;
 
   /** A meeting with Alice and Bob in it, both receiving each other's media. */
   const twoInACall = async (title: string) => {
-    const meeting = await createMeeting(svc.url, key, { title });
-    const alice = await open(roomUrl(svc.url, meeting.code, { name: 'Alice Adams' }));
+    const meeting = await createMeeting(room.svc.url, room.key, { title });
+    const alice = await open(roomUrl(room.svc.url, meeting.code, { name: 'Alice Adams' }));
     expect(await joinRoom(alice.page)).toBe('room');
-    const bob = await open(roomUrl(svc.url, meeting.code));
+    const bob = await open(roomUrl(room.svc.url, meeting.code));
     const firstFrameMs = await joinAndTimeFirstFrame(bob.page, 'Bob Brown');
     await expectParticipants([alice.page, bob.page], 2);
     await Promise.all([waitForMediaFlowing(alice.page), waitForMediaFlowing(bob.page)]);
     return { meeting, alice, bob, firstFrameMs };
   };
 
-  beforeAll(async () => {
-    dataDir = tempDataDir();
-    key = unlimitedKey(dataDir);
-    [svc, browser] = await Promise.all([startService(dataDir, roomServiceEnv()), launchBrowser()]);
-  }, 60_000);
-
-  afterEach(async () => {
-    const failed = opened.flatMap((p) => p.logs).filter((l) => l.startsWith('pageerror'));
-    await Promise.all(opened.map((p) => p.close()));
-    opened = [];
-    expect(failed).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('two pages join, each receives and decodes the other’s audio and video', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Weekly design review' });
-    const alice = await open(roomUrl(svc.url, meeting.code, { name: 'Alice Adams' }));
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Weekly design review' });
+    const alice = await open(roomUrl(room.svc.url, meeting.code, { name: 'Alice Adams' }));
     expect(await alice.page.getByLabel('Your name').inputValue()).toBe('Alice Adams');
     await waitForPreview(alice.page);
     await saveScreenshot(alice.page, 'room-prejoin');
@@ -102,7 +72,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     await recordRoomEvents(alice.page);
     expect(await joinRoom(alice.page)).toBe('room');
 
-    const bob = await open(roomUrl(svc.url, meeting.code));
+    const bob = await open(roomUrl(room.svc.url, meeting.code));
     const firstFrameMs = await joinAndTimeFirstFrame(bob.page, 'Bob Brown');
     // eslint-disable-next-line no-console -- the benchmark figure this test measures
     console.log(`room: Join click to first remote video frame: ${firstFrameMs} ms`);
@@ -196,7 +166,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     const stored = await pollUntil(
       'chat stored',
       async () => {
-        const res = await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/chat-messages`, key);
+        const res = await call(room.svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/chat-messages`, room.key);
         return res.status === 200 && res.body.data.length === 2 && res.body.data;
       },
       5_000,
@@ -208,7 +178,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     ]);
 
     // A page that joins later gets the history.
-    const carol = await open(roomUrl(svc.url, meeting.code, { name: 'Carol' }), { width: 390, height: 844 });
+    const carol = await open(roomUrl(room.svc.url, meeting.code, { name: 'Carol' }), { width: 390, height: 844 });
     expect(await joinRoom(carol.page)).toBe('room');
     await carol.page.getByTestId('open-chat').click();
     await eventually(async () => expect(await carol.page.getByTestId('chat-message').count()).toBe(2));
@@ -230,12 +200,12 @@ describe('the room page in Chromium against the real service: a two-person call'
   });
 
   it('joining without camera and microphone works: toggled off, or blocked by the browser (listen-only)', async () => {
-    const meeting = await createMeeting(svc.url, key, { title: 'Listen only' });
-    const alice = await open(roomUrl(svc.url, meeting.code, { name: 'Alice Adams' }));
+    const meeting = await createMeeting(room.svc.url, room.key, { title: 'Listen only' });
+    const alice = await open(roomUrl(room.svc.url, meeting.code, { name: 'Alice Adams' }));
     expect(await joinRoom(alice.page)).toBe('room');
 
     // Dan turns both off on the pre-join screen.
-    const dan = await open(roomUrl(svc.url, meeting.code, { name: 'Dan Dark' }));
+    const dan = await open(roomUrl(room.svc.url, meeting.code, { name: 'Dan Dark' }));
     await waitForPreview(dan.page);
     await dan.page.getByRole('button', { name: 'Turn camera off' }).click();
     await dan.page.getByRole('button', { name: 'Turn microphone off' }).click();
@@ -244,7 +214,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     // Eve's browser blocks the devices: the page says so and lets her join.
     const blocking = await launchBrowser({ blockDevices: true });
     try {
-      const eve = await openPage(blocking, roomUrl(svc.url, meeting.code, { name: 'Eve' }));
+      const eve = await openPage(blocking, roomUrl(room.svc.url, meeting.code, { name: 'Eve' }));
       await eve.page.getByText('The browser blocked the camera and microphone. You can still join and listen.').waitFor();
       await saveScreenshot(eve.page, 'room-prejoin-blocked');
       expect(await joinRoom(eve.page)).toBe('room');
@@ -291,7 +261,7 @@ describe('the room page in Chromium against the real service: a two-person call'
 
   it('a killed media worker is replaced and both pages receive media again within seconds', async () => {
     const { alice, bob } = await twoInACall('Worker death');
-    const health = await call(svc.url, 'GET', '/healthz');
+    const health = await call(room.svc.url, 'GET', '/healthz');
     const pid: number = health.body.workers[0].pid;
     expect(pid).toBeGreaterThan(0);
     const before = await Promise.all([receiveStats(alice.page), receiveStats(bob.page)]);
@@ -303,7 +273,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     );
     // eslint-disable-next-line no-console -- how long a worker death interrupts a call
     console.log(`room: media back on both pages ${Date.now() - killedAt} ms after the worker was killed`);
-    const after = await call(svc.url, 'GET', '/healthz');
+    const after = await call(room.svc.url, 'GET', '/healthz');
     expect(after.status).toBe(200);
     expect(after.body.workers[0].pid).not.toBe(pid);
     await expectParticipants([alice.page, bob.page], 2);
