@@ -1,9 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { LlmSettings } from './llm/llm.client';
-import type { SttSettings } from './transcripts/openai-stt';
-import type { RoomSettings } from './rooms/rooms.service';
+import { rtcConfig, tlsSettings, turnConfig, turnUrls, type RtcConfig, type TlsSettings, type TurnConfig } from './config.network';
+import { ConfigError, readBoolean as boolean, readInteger as integer } from './shared/env';
+import { LOG_LEVELS, type LogLevel } from './shared/logger';
+
+export { ConfigError } from './shared/env';
+export { findOnPath, LETS_ENCRYPT_DIRECTORY_URL, type RtcConfig, type TlsSettings, type TurnConfig, type TurnMode } from './config.network';
 
 /** Every setting of the service, read once from the environment and validated. */
 export interface Config {
@@ -36,20 +37,36 @@ export interface Config {
   tls: TlsSettings;
 }
 
-/** Let's Encrypt's production directory, the default ACME CA. */
-export const LETS_ENCRYPT_DIRECTORY_URL = 'https://acme-v02.api.letsencrypt.org/directory';
+/** How rooms run: the empty-room grace period, credential lifetime and the TURN servers handed to browsers. */
+export interface RoomSettings {
+  /** A live meeting nobody has been in for this long ends by itself. */
+  emptyGraceSeconds: number;
+  /** TURN/STUN URLs (`turn:host:3478?transport=udp`, `turns:...`, `stun:...`) for browsers behind restrictive networks. */
+  turnUrls: string[];
+  /** coturn's `static-auth-secret`: browsers get time-limited TURN credentials (the TURN REST API scheme). */
+  turnSecret: string | undefined;
+  /** Requests to the room page's API (room info, credentials) per client address. */
+  pageRateLimit: { perSecond: number; perMinute: number };
+}
 
-/** How the service serves HTTPS itself: not at all (a proxy in front, or a laptop), with a certificate from an ACME CA, or from files. */
-export interface TlsSettings {
-  mode: 'off' | 'acme' | 'files';
-  /** HTTPS for the API, the pages and the sockets. */
-  httpsPort: number;
-  /** Plain HTTP: ACME HTTP-01 challenges, and a redirect to https for everything else. */
-  httpPort: number;
-  /** `files`: the certificate chain and its key (PEM), reloaded when they change. */
-  certFile: string | undefined;
-  keyFile: string | undefined;
-  acme: { directoryUrl: string; email: string | undefined; caFile: string | undefined };
+/** An OpenAI-compatible chat completions endpoint (OpenAI, Azure's compatible route, vLLM, Ollama, llama.cpp's server ...). */
+export interface LlmSettings {
+  /** The API's base URL; requests go to `{url}/chat/completions`. */
+  url: string;
+  /** Sent as `Authorization: Bearer ...`; absent for local servers that take no key. */
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
+/** An OpenAI-compatible speech-to-text endpoint (`/audio/transcriptions`). */
+export interface SttSettings {
+  /** The API's base URL; requests go to `{url}/audio/transcriptions`. */
+  url: string;
+  /** Sent as `Authorization: Bearer ...`; absent for local servers that take no key. */
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
 }
 
 /** The Slack app whose OAuth install the dashboard offers. */
@@ -68,37 +85,6 @@ export interface TranscriptionConfig {
   pocketsphinxModelDir: string;
   /** Background jobs (transcribe, summarize) run at once; speech-to-text takes a core each. */
   jobConcurrency: number;
-}
-
-/** The SFU: mediasoup workers and the ports their WebRtcServers listen on. */
-export interface RtcConfig {
-  /** Worker processes; 0 runs the service without rooms. */
-  workers: number;
-  minPort: number;
-  maxPort: number;
-  /** Local address the media ports listen on. */
-  listenIp: string;
-  /** Address put in ICE candidates (the public IP behind NAT); absent: picked by the worker pool. */
-  announcedIp: string | undefined;
-}
-
-/** Who provides TURN: the service's own coturn (`embedded`), a TURN server run elsewhere (`external`) or nobody. */
-export type TurnMode = 'embedded' | 'external' | 'off';
-
-/** TURN for the rooms (SVC_TURN); the ports and files matter only when `mode` is `embedded`. */
-export interface TurnConfig {
-  mode: TurnMode;
-  /** Why TURN is off although SVC_TURN did not say so (logged once at start); undefined otherwise. */
-  offReason: string | undefined;
-  /** Debian's coturn `turnserver` binary found on PATH; undefined when there is none. */
-  binary: string | undefined;
-  /** turn: on UDP and TCP. */
-  port: number;
-  /** turns: (TLS over TCP), listened on only when a certificate is available. */
-  tlsPort: number;
-  /** The UDP ports relayed media is sent from: apart from the RTC ports, and above Linux's ephemeral ports by default. */
-  minPort: number;
-  maxPort: number;
 }
 
 /** The web dashboard served at the base URL. */
@@ -138,11 +124,6 @@ export interface RateLimitSettings {
   perMinute: number;
 }
 
-/** Log verbosity, most to least. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
-
 /**
  * Why rooms cannot work at `baseUrl`, or undefined: browsers give camera, microphone and WebRTC only to pages
  * served over https or from a loopback host, so http on any other host name gives every guest an error.
@@ -156,9 +137,6 @@ export function insecureBaseUrlWarning(baseUrl: string): string | undefined {
     `and calls only on https pages, so nobody can join a room there. Serve svc over https and set SVC_BASE_URL=https://${url.host}`
   );
 }
-
-/** A configuration value that cannot be used; the message names the variable. */
-export class ConfigError extends Error {}
 
 /** Reads and validates the configuration from `env` (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -227,30 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function tlsSettings(env: NodeJS.ProcessEnv): TlsSettings {
-  const mode = (env.SVC_TLS || 'off') as TlsSettings['mode'];
-  if (!['off', 'acme', 'files'].includes(mode)) throw new ConfigError(`SVC_TLS must be off, acme or files, got "${mode}"`);
-  const certFile = env.SVC_TLS_CERT_FILE ? path.resolve(env.SVC_TLS_CERT_FILE) : undefined;
-  const keyFile = env.SVC_TLS_KEY_FILE ? path.resolve(env.SVC_TLS_KEY_FILE) : undefined;
-  if (mode === 'files' && (!certFile || !keyFile)) {
-    throw new ConfigError('SVC_TLS=files needs SVC_TLS_CERT_FILE (the certificate chain, PEM) and SVC_TLS_KEY_FILE (its key, PEM)');
-  }
-  const directoryUrl = env.SVC_ACME_DIRECTORY_URL || LETS_ENCRYPT_DIRECTORY_URL;
-  if (!/^https:\/\/[^/]+/.test(directoryUrl)) throw new ConfigError(`SVC_ACME_DIRECTORY_URL must be an https URL, got "${directoryUrl}"`);
-  return {
-    mode,
-    httpsPort: integer(env, 'SVC_HTTPS_PORT', 443, 0, 65535),
-    httpPort: integer(env, 'SVC_HTTP_PORT', 80, 0, 65535),
-    certFile,
-    keyFile,
-    acme: {
-      directoryUrl,
-      email: env.SVC_ACME_EMAIL || undefined,
-      caFile: env.SVC_ACME_CA_FILE ? path.resolve(env.SVC_ACME_CA_FILE) : undefined,
-    },
-  };
-}
-
 function llmSettings(env: NodeJS.ProcessEnv): LlmSettings | undefined {
   const url = (env.SVC_LLM_URL || '').replace(/\/+$/, '');
   if (!url) return undefined;
@@ -277,108 +231,6 @@ function sttSettings(env: NodeJS.ProcessEnv): SttSettings | undefined {
   };
 }
 
-function rtcConfig(env: NodeJS.ProcessEnv): RtcConfig {
-  const minPort = integer(env, 'SVC_RTC_MIN_PORT', 40_000, 1, 65_535);
-  const maxPort = integer(env, 'SVC_RTC_MAX_PORT', 40_099, 1, 65_535);
-  const workers = integer(env, 'SVC_RTC_WORKERS', os.availableParallelism(), 0, 64);
-  if (maxPort < minPort) throw new ConfigError(`SVC_RTC_MAX_PORT (${maxPort}) must not be below SVC_RTC_MIN_PORT (${minPort})`);
-  if (workers > maxPort - minPort + 1) {
-    throw new ConfigError(`SVC_RTC_MIN_PORT..SVC_RTC_MAX_PORT has ${maxPort - minPort + 1} ports; the ${workers} workers need one each`);
-  }
-  const listenIp = env.SVC_RTC_LISTEN_IP || '0.0.0.0';
-  if (!isIp(listenIp)) throw new ConfigError(`SVC_RTC_LISTEN_IP must be an IP address, got "${listenIp}"`);
-  const announcedIp = env.SVC_RTC_ANNOUNCED_IP || undefined;
-  if (announcedIp !== undefined && !/^[A-Za-z0-9.:-]+$/.test(announcedIp)) {
-    throw new ConfigError(`SVC_RTC_ANNOUNCED_IP must be an IP address or host name, got "${announcedIp}"`);
-  }
-  return { workers, minPort, maxPort, listenIp, announcedIp };
-}
-
-function isIp(text: string): boolean {
-  return /^(\d{1,3}\.){3}\d{1,3}$/.test(text) || (text.includes(':') && /^[0-9a-fA-F:.]+$/.test(text));
-}
-
-const TURN_MODES: readonly TurnMode[] = ['embedded', 'external', 'off'];
-
-function turnConfig(env: NodeJS.ProcessEnv, rtc: RtcConfig): TurnConfig {
-  const raw = env.SVC_TURN || undefined;
-  if (raw !== undefined && !TURN_MODES.includes(raw as TurnMode)) {
-    throw new ConfigError(`SVC_TURN must be one of ${TURN_MODES.join(', ')}, got "${raw}"`);
-  }
-  const binary = findOnPath('turnserver', env.PATH);
-  const external = Boolean(env.SVC_TURN_URLS);
-  let mode = raw as TurnMode | undefined;
-  let offReason: string | undefined;
-  if (mode === undefined) {
-    // SVC_TURN_URLS set before SVC_TURN existed means a TURN server run elsewhere.
-    mode = external ? 'external' : binary ? 'embedded' : 'off';
-    if (mode === 'off') {
-      offReason =
-        "TURN is off: coturn's turnserver is not installed (scripts/ensure-media-tools.sh installs it as root), so browsers " +
-        'on networks that block UDP or the RTC ports cannot send media. Install coturn, or set SVC_TURN=external with ' +
-        'SVC_TURN_URLS and SVC_TURN_SECRET, or SVC_TURN=off to silence this';
-    }
-  }
-  if (mode === 'embedded' && !binary) {
-    throw new ConfigError("SVC_TURN=embedded needs coturn's turnserver on PATH: install Debian's coturn (apt-get install coturn)");
-  }
-  if (mode === 'external' && !external) throw new ConfigError('SVC_TURN=external needs SVC_TURN_URLS (and SVC_TURN_SECRET)');
-  if (mode !== 'external' && (external || env.SVC_TURN_SECRET)) {
-    throw new ConfigError(`SVC_TURN_URLS and SVC_TURN_SECRET are for SVC_TURN=external, but SVC_TURN is ${mode}`);
-  }
-  const port = integer(env, 'SVC_TURN_PORT', 3478, 1, 65_535);
-  const tlsPort = integer(env, 'SVC_TURN_TLS_PORT', 5349, 1, 65_535);
-  const minPort = integer(env, 'SVC_TURN_MIN_PORT', 61_000, 1, 65_535);
-  const maxPort = integer(env, 'SVC_TURN_MAX_PORT', 61_999, 1, 65_535);
-  if (mode === 'embedded') {
-    if (maxPort < minPort) throw new ConfigError(`SVC_TURN_MAX_PORT (${maxPort}) must not be below SVC_TURN_MIN_PORT (${minPort})`);
-    if (minPort <= rtc.maxPort && rtc.minPort <= maxPort) {
-      throw new ConfigError(
-        `SVC_TURN_MIN_PORT..SVC_TURN_MAX_PORT (${minPort}-${maxPort}) must not overlap SVC_RTC_MIN_PORT..SVC_RTC_MAX_PORT (${rtc.minPort}-${rtc.maxPort})`,
-      );
-    }
-    for (const [name, value] of [
-      ['SVC_TURN_PORT', port],
-      ['SVC_TURN_TLS_PORT', tlsPort],
-    ] as const) {
-      if ((value >= minPort && value <= maxPort) || (value >= rtc.minPort && value <= rtc.maxPort)) {
-        throw new ConfigError(`${name} (${value}) must lie outside the relay ports and the RTC ports`);
-      }
-    }
-    if (port === tlsPort) throw new ConfigError(`SVC_TURN_PORT and SVC_TURN_TLS_PORT must differ, both are ${port}`);
-  }
-  return { mode, offReason, binary, port, tlsPort, minPort, maxPort };
-}
-
-/** The first executable `name` in the PATH directories, or undefined. */
-export function findOnPath(
-  name: string,
-  pathVariable = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-): string | undefined {
-  for (const dir of pathVariable.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
-
-function turnUrls(raw: string | undefined): string[] {
-  if (!raw) return [];
-  const urls = raw
-    .split(',')
-    .map((url) => url.trim())
-    .filter(Boolean);
-  const bad = urls.find((url) => !/^(turns?|stuns?):[^\s]+$/.test(url));
-  if (bad) throw new ConfigError(`SVC_TURN_URLS must be comma-separated turn:, turns: or stun: URLs, got "${bad}"`);
-  return urls;
-}
-
 function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   const concurrency = integer(env, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024);
   const perEndpointConcurrency = integer(env, 'SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1024);
@@ -393,24 +245,6 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     timeoutMs: integer(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     connectTimeoutMs: integer(env, 'SVC_WEBHOOK_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function projectDatabaseUrl(raw: string | undefined): string | undefined {

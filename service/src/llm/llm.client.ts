@@ -1,14 +1,5 @@
+import type { LlmSettings } from '../config';
 import { AppError } from '../shared/errors';
-
-/** An OpenAI-compatible chat completions endpoint (OpenAI, Azure's compatible route, vLLM, Ollama, llama.cpp's server ...). */
-export interface LlmSettings {
-  /** The API's base URL; requests go to `{url}/chat/completions`. */
-  url: string;
-  /** Sent as `Authorization: Bearer ...`; absent for local servers that take no key. */
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-}
 
 /** One message of a chat completion request. */
 export interface LlmMessage {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { RoomSettings } from '../config';
 import type { Principal } from '../identity/identity.service';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import { guestsMayJoinFrom, type MeetingsService } from '../meetings/meetings.service';
@@ -32,18 +33,6 @@ import {
 } from './room.protocol';
 import { Room, type RoomEvents } from './room';
 import type { RoomRecordings } from './room-recordings';
-
-/** How rooms run: the empty-room grace period, credential lifetime and the TURN servers handed to browsers. */
-export interface RoomSettings {
-  /** A live meeting nobody has been in for this long ends by itself. */
-  emptyGraceSeconds: number;
-  /** TURN/STUN URLs (`turn:host:3478?transport=udp`, `turns:...`, `stun:...`) for browsers behind restrictive networks. */
-  turnUrls: string[];
-  /** coturn's `static-auth-secret`: browsers get time-limited TURN credentials (the TURN REST API scheme). */
-  turnSecret: string | undefined;
-  /** Requests to the room page's API (room info, credentials) per client address. */
-  pageRateLimit: { perSecond: number; perMinute: number };
-}
 
 /** A socket credential is good for this long: the page fetches one right before it connects. */
 const CREDENTIAL_TTL_MS = 10 * 60 * 1000;

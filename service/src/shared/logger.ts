@@ -1,4 +1,8 @@
-import type { LogLevel } from '../config';
+/** Log verbosity, most to least. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** Every log level, most verbose first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 /** Structured logging as one JSON object per line; callers never pass secrets. */
 export interface Logger {

@@ -1,17 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { SttSettings } from '../config';
 import type { SpeechToText, SpeechTrack } from './speech-to-text';
 import type { TranscriptSegment } from './transcripts.repo';
-
-/** An OpenAI-compatible `/audio/transcriptions` endpoint (OpenAI, faster-whisper-server, LocalAI, whisper.cpp's server ...). */
-export interface SttSettings {
-  /** The API's base URL; requests go to `{url}/audio/transcriptions`. */
-  url: string;
-  /** Sent as `Authorization: Bearer ...`; absent for local servers that take no key. */
-  apiKey: string | undefined;
-  model: string;
-  timeoutMs: number;
-}
 
 /** The optional engine: uploads each track (multipart) and reads the `verbose_json` segments back. */
 export class OpenAiSpeechToText implements SpeechToText {
