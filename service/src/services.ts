@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from './config';
-import type { Db } from './db/connection';
+import { transactionOf, type Db } from './db/connection';
 import { DashboardRepo, SignInFailuresRepo } from './dashboard/dashboard.repo';
 import { DashboardService } from './dashboard/dashboard.service';
 import { SignInAttempts } from './dashboard/sign-in-attempts';
@@ -40,7 +40,7 @@ import { LlmClient } from './llm/llm.client';
 import { AskService } from './search/ask.service';
 import { SearchRepo } from './search/search.repo';
 import { SearchService } from './search/search.service';
-import { transactionOf, type Transaction } from './shared/transaction';
+import type { Transaction } from './shared/transaction';
 import { SummariesRepo } from './summaries/summaries.repo';
 import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';

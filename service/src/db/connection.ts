@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { Transaction } from '../shared/transaction';
 
 /** The service's SQLite handle. */
 export type Db = Database.Database;
@@ -33,4 +34,12 @@ function restrictToOwner(file: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+}
+
+/** The transaction runner of a database. */
+export function transactionOf(db: Db): Transaction {
+  // IMMEDIATE: a transaction that reads before it writes cannot be rescued by the busy timeout once
+  // another connection (the CLI) has committed in between (SQLITE_BUSY_SNAPSHOT); taking the write
+  // lock first makes it wait instead.
+  return (work) => db.transaction(work).immediate();
 }
