@@ -4,11 +4,11 @@
  * producing peer and N consuming peers, all server-side peers over plain RTP.
  */
 import { startTestCore, type TestCore } from '@svc/service/testing';
-import { roomMediaProvider, type MediasoupRoomMedia } from '../../service/src/media/room-media';
+import { roomMediaProvider, type MediasoupRoomMedia } from '../../service/src/media/mediasoup-room-media';
 import type { WorkerPool } from '../../service/src/media/worker-pool';
 import type { Admission, PeerConnection } from '../../service/src/rooms/peer';
 import type { RoomNotification, RoomNotifications } from '../../service/src/rooms/room.protocol';
-import type { RoomSession } from '../../service/src/rooms/rooms.service';
+import type { PeerInRoom } from '../../service/src/rooms/room';
 import type { Principal } from '../../service/src/identity/identity.service';
 import { FANOUT_STREAM, type FanoutSetup } from './fanout';
 
@@ -53,7 +53,7 @@ export function startRoomsCore(pool: WorkerPool): RoomsCore {
 
 /** A server-side peer's socket: it answers `newConsumer` by resuming the consumer, as the room page does. */
 class ResumingConnection implements PeerConnection {
-  session: RoomSession | undefined;
+  session: PeerInRoom | undefined;
   readonly resumes: Promise<void>[] = [];
   failure: Error | undefined;
 
@@ -72,7 +72,7 @@ export function roomFanout(rooms: RoomsCore): FanoutSetup {
   const { services } = rooms.core;
   return async (consumerAddresses) => {
     const meeting = services.meetings.create(rooms.principal, { title: `Fan-out to ${consumerAddresses.length}` });
-    const sessions: RoomSession[] = [];
+    const sessions: PeerInRoom[] = [];
     const connections: ResumingConnection[] = [];
     const leaveAll = () => {
       for (const session of sessions) services.rooms.leave(session, 'left');

@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): Express {
     const project = deps.project && { driver: deps.project.kind, state: deps.project.state };
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
   });
-  app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
+  app.use(roomPageRouter(services.roomAccess, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed, config.rooms.pageRateLimit, services.clock));
   app.use(registrationPageRouter(services.registrations, config.rooms.pageRateLimit, services.clock, config.baseUrl));
 

@@ -125,7 +125,7 @@ describe('a data directory written by the previous release', () => {
     const recording = recordFile(services, dataDir, meeting.id, 'recorded-before-the-upgrade');
     // Said and written before search hits named participants: the upgrade fills them in from the chat log.
     const ann = services.participants.recordJoin(meeting.id, { name: 'Ann', role: 'guest', identity: 'ann' });
-    services.rooms.saveChat(meeting.id, ann.id, 'Ann', 'ann', 'The zeppelin agenda is ready.');
+    services.rooms.chat.save(meeting.id, ann.id, 'Ann', 'ann', 'The zeppelin agenda is ready.');
     services.transcripts.complete(meeting.id, { language: 'en', segments: [{ start: 0, end: 2, speaker: 'Bo', text: 'Zeppelin first.' }] });
     backToPreviousRelease(db, previousSchema);
     db.close();

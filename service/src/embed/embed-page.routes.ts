@@ -7,7 +7,7 @@ import { ROOM_PAGE_DIR, roomPageHeaders } from '../rooms/room-page.routes';
 import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { EmbedPage, EmbedPageRequest, EmbedService } from './embed.service';
-import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
+import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from '../rooms/embed-tokens';
 
 /** Where the script-tag build of the SDK is (embed/sdk/dist, built by `npm run build`). */
 export const EMBED_SCRIPT_FILE = path.resolve(__dirname, '../../../embed/sdk/dist/svc-embed.js');

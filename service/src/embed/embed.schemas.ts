@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../shared/validation';
 import { MAX_EMBED_ORIGINS } from './embed-origins';
-import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from './embed-tokens';
+import { EMBED_FEATURES, EMBED_LOCALE_PATTERN, EMBED_TOKEN_LIMITS, type EmbedFeatureSet } from '../rooms/embed-tokens';
 
 /** Body of PUT /meetings/{id}/embed-origins, and the answer of GET and PUT. */
 export interface EmbedOriginsInput {

@@ -7,7 +7,7 @@ import { browserOrigin, embedOriginAllowed, frameAncestors, normalizeEmbedOrigin
 import type { EmbedPageConfig, EmbedPageError } from './embed-page.protocol';
 import type { EmbedRepo } from './embed.repo';
 import type { CreateEmbedTokenInput, EmbedOriginsInput } from './embed.schemas';
-import { EMBED_TOKEN_LIMITS, featureSet, type EmbedFeatureSet, type EmbedTokens } from './embed-tokens';
+import { EMBED_TOKEN_LIMITS, featureSet, type EmbedFeatureSet, type EmbedTokens } from '../rooms/embed-tokens';
 
 /** The answer of POST /embed/tokens. */
 export interface EmbedTokenRecord {

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { types } from 'mediasoup';
-import type { MediaRecording, RecordedMedia, TrackOwner } from '../rooms/room.media';
+import type { MediaRecording, RecordedMedia, TrackOwner } from '../rooms/room-media.interface';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 

@@ -53,21 +53,48 @@ export interface FinishedFile {
   audioTrackOwners?: (TrackOwner | null)[];
 }
 
+/** What RecordingsService works with. */
+export interface RecordingsServiceDeps {
+  repo: RecordingsRepo;
+  meetings: MeetingsService;
+  events: EventsService;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  baseUrl: string;
+  recordingsDir: string;
+  tokens: SignedTokens;
+  downloadUrlTtlMs: number;
+  logger?: Logger;
+}
+
 /** Recordings of meetings; the media pipeline calls `start` and `markReady`, which emits recording.ready. */
 export class RecordingsService {
-  constructor(
-    private readonly repo: RecordingsRepo,
-    private readonly meetings: MeetingsService,
-    private readonly events: EventsService,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly baseUrl: string,
-    private readonly recordingsDir: string,
-    private readonly tokens: SignedTokens,
-    private readonly downloadUrlTtlMs: number,
-    private readonly logger?: Logger,
-  ) {}
+  private readonly repo: RecordingsRepo;
+  private readonly meetings: MeetingsService;
+  private readonly events: EventsService;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly baseUrl: string;
+  private readonly recordingsDir: string;
+  private readonly tokens: SignedTokens;
+  private readonly downloadUrlTtlMs: number;
+  private readonly logger?: Logger;
+
+  constructor(deps: RecordingsServiceDeps) {
+    this.repo = deps.repo;
+    this.meetings = deps.meetings;
+    this.events = deps.events;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.baseUrl = deps.baseUrl;
+    this.recordingsDir = deps.recordingsDir;
+    this.tokens = deps.tokens;
+    this.downloadUrlTtlMs = deps.downloadUrlTtlMs;
+    this.logger = deps.logger;
+  }
 
   /** One page of the recordings of a meeting the principal can read, newest first. */
   list(principal: Principal, meetingIdOrCode: string, page: PageRequest): Page<Recording> {

@@ -1,4 +1,4 @@
-import type { EmbedFeature } from '../embed/embed-tokens';
+import type { EmbedFeature } from './embed-tokens';
 import { TokenBucket } from '../shared/token-bucket';
 import type { MediaSource, ParticipantRole, PeerInfo, RoomNotification, RoomNotifications } from './room.protocol';
 

@@ -6,7 +6,7 @@ import { RateLimiter, rateLimit } from '../http/rate-limit';
 import type { RateLimitSettings } from '../config';
 import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
-import type { RoomsService } from './rooms.service';
+import type { RoomAccess } from './room-access';
 
 /** Where the built room page is (web/room/dist, built by `npm run build`). */
 export const ROOM_PAGE_DIR = path.resolve(__dirname, '../../../web/room/dist');
@@ -42,7 +42,7 @@ const ROOM_PAGE_HEADERS = roomPageHeaders("'none'");
  * The room outside the API: the page at `/m/<code>`, its hashed assets at `/assets/room/`, and the
  * page's own API at `/rooms/v1/` (room info and socket credentials; no API key, limited per client).
  */
-export function roomPageRouter(rooms: RoomsService, limits: RateLimitSettings, clock: Clock, pageDir: string = ROOM_PAGE_DIR): Router {
+export function roomPageRouter(access: RoomAccess, limits: RateLimitSettings, clock: Clock, pageDir: string = ROOM_PAGE_DIR): Router {
   const router = Router();
   let page: string | undefined;
   const pageHtml = (): string => {
@@ -61,7 +61,7 @@ export function roomPageRouter(rooms: RoomsService, limits: RateLimitSettings, c
     }
     let known = true;
     try {
-      rooms.info(String(req.params.code));
+      access.info(String(req.params.code));
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'not_found')) throw error;
       known = false;
@@ -78,13 +78,13 @@ export function roomPageRouter(rooms: RoomsService, limits: RateLimitSettings, c
   api.use(rateLimit(new RateLimiter(limits, clock), clock));
   api.use(jsonBody);
   api.get('/:code', (req, res) => {
-    res.set('Cache-Control', 'no-store').json(rooms.info(String(req.params.code)));
+    res.set('Cache-Control', 'no-store').json(access.info(String(req.params.code)));
   });
   api.post('/:code/credentials', (req, res) => {
     res
       .status(201)
       .set('Cache-Control', 'no-store')
-      .json(rooms.issueCredential(String(req.params.code), req.body, socketBase(req)));
+      .json(access.issueCredential(String(req.params.code), req.body, socketBase(req)));
   });
   router.use('/rooms/v1', api);
   return router;

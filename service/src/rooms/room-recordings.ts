@@ -2,7 +2,7 @@ import type { Recording, RecordingsService } from '../recordings/recordings.serv
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import type { Room } from './room';
-import type { MediaRecording } from './room.media';
+import type { MediaRecording } from './room-media.interface';
 
 interface ActiveRecording {
   recordingId: string;

@@ -2,18 +2,15 @@ import { AppError } from '../shared/errors';
 import { objectValidator, type JsonSchema } from '../shared/validation';
 import type { RoomMethod, RoomMethods } from './room.protocol';
 import { ROOM_LIMITS } from './room.protocol';
-import { maySendMedia, type RoomSession, type RoomsService } from './rooms.service';
+import type { PeerInRoom } from './room';
+import { maySendMedia, type RoomsService } from './rooms.service';
 
 /** One signalling method: validates its data, acts for the session's peer, returns the result. */
 interface RoomHandler<M extends RoomMethod> {
   schema: JsonSchema;
   /** True for methods a peer may call before it is in the room. */
   beforeJoin?: boolean;
-  run(
-    session: RoomSession,
-    data: RoomMethods[M]['data'],
-    rooms: RoomsService,
-  ): RoomMethods[M]['result'] | Promise<RoomMethods[M]['result']>;
+  run(session: PeerInRoom, data: RoomMethods[M]['data'], rooms: RoomsService): RoomMethods[M]['result'] | Promise<RoomMethods[M]['result']>;
 }
 
 type Handlers = { [M in RoomMethod]: RoomHandler<M> };
@@ -28,7 +25,7 @@ const fields = (required: string[], properties: Record<string, unknown>): JsonSc
   properties,
 });
 
-function assertMayProduce(session: RoomSession): void {
+function assertMayProduce(session: PeerInRoom): void {
   if (!maySendMedia(session)) throw AppError.missingScope('host', 'Webinar attendees watch and chat; only hosts send media');
 }
 
@@ -133,7 +130,7 @@ export const ROOM_HANDLERS: Handlers = {
   },
   sendChat: {
     schema: fields(['text'], { text: { type: 'string', minLength: 1, maxLength: ROOM_LIMITS.maxChatLength, format: 'multi-line' } }),
-    run: (session, data, rooms) => ({ message: rooms.sendChat(session, data.text) }),
+    run: (session, data, rooms) => ({ message: rooms.chat.send(session, data.text) }),
   },
   leave: {
     schema: empty,
@@ -189,7 +186,7 @@ export function isRoomMethod(method: unknown): method is RoomMethod {
 }
 
 /** Validates `data` for `method` and runs it for the session's peer; errors are AppErrors for the adapter to report. */
-export async function handleRoomRequest(session: RoomSession, method: RoomMethod, data: unknown, rooms: RoomsService): Promise<unknown> {
+export async function handleRoomRequest(session: PeerInRoom, method: RoomMethod, data: unknown, rooms: RoomsService): Promise<unknown> {
   const handler = ROOM_HANDLERS[method] as RoomHandler<RoomMethod>;
   const valid = validators.get(method)!(data ?? {});
   if (session.peer.state === 'left') throw AppError.conflict('You have left the room');

@@ -1,19 +1,8 @@
-import type { EventEmitter } from 'node:events';
 import type { Logger } from '../shared/logger';
 import { AppError } from '../shared/errors';
 import type { Peer } from './peer';
-import type { ProduceInput, RoomMedia } from './room.media';
-import type { LeaveReason, MediaSource, PeerInfo, RoomNotification, RoomNotifications, WaitingPeer } from './room.protocol';
-
-/** The typed events of rooms, for what builds on them (the embed protocol, recording). */
-export interface RoomEvents {
-  joined: [{ meetingId: string; peer: PeerInfo }];
-  left: [{ meetingId: string; peer: PeerInfo; reason: LeaveReason }];
-  'participant-count': [{ meetingId: string; count: number }];
-  recording: [{ meetingId: string; active: boolean }];
-  /** A peer's microphone, camera or screen share was switched on or off (started, stopped, muted, unmuted). */
-  media: [{ meetingId: string; peerId: string; source: MediaSource; on: boolean }];
-}
+import type { ProduceInput, RoomMedia } from './room-media.interface';
+import type { LeaveReason, MediaSource, RoomNotification, RoomNotifications, WaitingPeer } from './room.protocol';
 
 /** The meeting a room belongs to, as the room needs it. */
 export interface RoomMeeting {
@@ -23,9 +12,15 @@ export interface RoomMeeting {
   kind: 'meeting' | 'webinar';
 }
 
+/** A peer in its room: what the signalling handlers act on. */
+export interface PeerInRoom {
+  room: Room;
+  peer: Peer;
+}
+
 /**
  * One meeting's live room: its peers (waiting and joined) and their media on one SFU router. It keeps
- * everyone informed (notifications) and reports typed events; persistence and the meeting's lifecycle
+ * everyone informed (notifications); persistence and the meeting's lifecycle
  * are the RoomsService's.
  */
 export class Room {
@@ -36,7 +31,6 @@ export class Room {
   constructor(
     readonly meeting: RoomMeeting,
     private mediaServer: RoomMedia,
-    private readonly events: EventEmitter<RoomEvents>,
     private readonly logger: Logger,
   ) {
     this.listenTo(mediaServer);
@@ -114,7 +108,6 @@ export class Room {
   admit(peer: Peer): void {
     peer.state = 'joined';
     this.broadcast('peerJoined', { peer: peer.info() }, peer);
-    this.events.emit('joined', { meetingId: this.meeting.id, peer: peer.info() });
     this.countChanged();
   }
 
@@ -129,7 +122,6 @@ export class Room {
     this.mediaServer.closePeer(peer.id);
     if (wasJoined) {
       this.broadcast('peerLeft', { peerId: peer.id, reason });
-      this.events.emit('left', { meetingId: this.meeting.id, peer: peer.info(), reason });
       this.countChanged();
     }
     if (wasWaiting) this.notifyHosts();
@@ -145,7 +137,7 @@ export class Room {
       throw AppError.conflict('You are no longer in the room');
     }
     peer.media[input.source] = { producerId, paused: input.paused };
-    this.mediaChanged(peer, input.source, !input.paused);
+    this.mediaChanged(peer);
     for (const other of this.joined()) {
       if (other !== peer) void this.consume(other, producerId);
     }
@@ -157,7 +149,7 @@ export class Room {
     const source = this.ownSource(peer, producerId);
     this.mediaServer.closeProducer(peer.id, producerId);
     delete peer.media[source];
-    this.mediaChanged(peer, source, false);
+    this.mediaChanged(peer);
   }
 
   /** Mutes or unmutes one of a peer's producers. */
@@ -167,7 +159,7 @@ export class Room {
     const entry = peer.media[source];
     if (!entry || entry.paused === paused) return;
     entry.paused = paused;
-    this.mediaChanged(peer, source, !paused);
+    this.mediaChanged(peer);
   }
 
   /** Has a peer consume everything the others send (after it created its receive transport). */
@@ -183,7 +175,6 @@ export class Room {
     if (this.recordingActive === active) return;
     this.recordingActive = active;
     this.broadcast('recording', { active });
-    this.events.emit('recording', { meetingId: this.meeting.id, active });
   }
 
   /**
@@ -231,15 +222,14 @@ export class Room {
     return source;
   }
 
-  private mediaChanged(peer: Peer, source: MediaSource, on: boolean): void {
+  /** A peer's microphone, camera or screen share was switched on or off (started, stopped, muted, unmuted). */
+  private mediaChanged(peer: Peer): void {
     this.broadcast('peerUpdated', { peer: peer.info() });
-    this.events.emit('media', { meetingId: this.meeting.id, peerId: peer.id, source, on });
   }
 
   private countChanged(): void {
     const count = this.joined().length;
     this.broadcast('participantCount', { count });
-    this.events.emit('participant-count', { meetingId: this.meeting.id, count });
   }
 
   private notifyHosts(): void {

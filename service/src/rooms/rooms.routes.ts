@@ -15,7 +15,7 @@ export function roomsRoutes(links: RoomLinks, rooms: RoomsService): RouteDef[] {
       path: '/meetings/:id/chat-messages',
       scope: 'meetings:read',
       handler(req, res) {
-        res.json(rooms.listChat(req.principal!, String(req.params.id), parsePageRequest(req)));
+        res.json(rooms.chat.list(req.principal!, String(req.params.id), parsePageRequest(req)));
       },
     },
     {

@@ -47,7 +47,7 @@ export function seedParticipant(
 
 /** A chat message of a participant, stored through the rooms service as the room stores it. */
 export function seedChatMessage(t: TestServer, participant: ParticipantRow, text = 'Hello everyone'): ChatMessage {
-  return t.services.rooms.saveChat(participant.meeting_id, participant.id, participant.name, participant.identity, text);
+  return t.services.rooms.chat.save(participant.meeting_id, participant.id, participant.name, participant.identity, text);
 }
 
 /** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */

@@ -14,7 +14,7 @@ import type { ManualClock } from '../shared/clock';
 import { startTestCore } from './core';
 import { freePort } from './postgres-server';
 import { WorkerPool } from '../media/worker-pool';
-import { roomMediaProvider } from '../media/room-media';
+import { roomMediaProvider } from '../media/mediasoup-room-media';
 import { attachRoomSockets } from '../ws/room.socket';
 
 /** One worker on loopback, on a port range picked at random so that test files running in parallel do not collide. */
@@ -82,7 +82,7 @@ export async function startTestServer(
   if (media) services.rooms.useMedia(roomMediaProvider(media));
   const app = createApp({ config, services, logger, project: core.project, media });
   const server: Server = await listen(app, listenPort, '127.0.0.1');
-  const sockets = media ? attachRoomSockets(server, services.rooms, logger) : undefined;
+  const sockets = media ? attachRoomSockets(server, services.rooms, services.roomAccess, logger) : undefined;
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
   return {

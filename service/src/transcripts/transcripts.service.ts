@@ -8,16 +8,33 @@ import type { SearchService } from '../search/search.service';
 import type { PageRequest } from '../shared/paging';
 import type { Transcript, TranscriptListing, TranscriptSegment, TranscriptsRepo } from './transcripts.repo';
 
+/** What TranscriptsService works with. */
+export interface TranscriptsServiceDeps {
+  repo: TranscriptsRepo;
+  meetings: MeetingsService;
+  events: EventsService;
+  search: SearchService;
+  transaction: Transaction;
+  clock: Clock;
+}
+
 /** Transcripts of meetings; the media pipeline calls `complete`, which emits transcript.ready. */
 export class TranscriptsService {
-  constructor(
-    private readonly repo: TranscriptsRepo,
-    private readonly meetings: MeetingsService,
-    private readonly events: EventsService,
-    private readonly search: SearchService,
-    private readonly transaction: Transaction,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repo: TranscriptsRepo;
+  private readonly meetings: MeetingsService;
+  private readonly events: EventsService;
+  private readonly search: SearchService;
+  private readonly transaction: Transaction;
+  private readonly clock: Clock;
+
+  constructor(deps: TranscriptsServiceDeps) {
+    this.repo = deps.repo;
+    this.meetings = deps.meetings;
+    this.events = deps.events;
+    this.search = deps.search;
+    this.transaction = deps.transaction;
+    this.clock = deps.clock;
+  }
 
   /**
    * The transcript of a meeting the principal can read; not_found until it exists. `translateTo` other than the

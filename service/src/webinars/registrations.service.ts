@@ -22,17 +22,36 @@ export interface Registration {
   created_at: string;
 }
 
+/** What RegistrationsService works with. */
+export interface RegistrationsServiceDeps {
+  repo: RegistrationsRepo;
+  meetings: MeetingsService;
+  links: RoomLinks;
+  events: EventsService;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
 /** Webinar registration: one registration per webinar and email address; each new one emits registration.created. */
 export class RegistrationsService {
-  constructor(
-    private readonly repo: RegistrationsRepo,
-    private readonly meetings: MeetingsService,
-    private readonly links: RoomLinks,
-    private readonly events: EventsService,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  private readonly repo: RegistrationsRepo;
+  private readonly meetings: MeetingsService;
+  private readonly links: RoomLinks;
+  private readonly events: EventsService;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+
+  constructor(deps: RegistrationsServiceDeps) {
+    this.repo = deps.repo;
+    this.meetings = deps.meetings;
+    this.links = deps.links;
+    this.events = deps.events;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   /** The registration `id` of the webinar `meetingId`, or not_found (the room reads the registrant's name from it). */
   findForWebinar(meetingId: string, id: string): RegistrationRow {

@@ -4,7 +4,9 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { handleRoomRequest, isRoomMethod } from '../rooms/room.handlers';
 import type { PeerConnection } from '../rooms/peer';
 import { ROOM_LIMITS, type RoomError, type RoomNotification, type RoomNotifications } from '../rooms/room.protocol';
-import type { RoomSession, RoomsService } from '../rooms/rooms.service';
+import type { PeerInRoom } from '../rooms/room';
+import type { RoomAccess } from '../rooms/room-access';
+import type { RoomsService } from '../rooms/rooms.service';
 import { AppError } from '../shared/errors';
 import { TokenBucket } from '../shared/token-bucket';
 import type { Logger } from '../shared/logger';
@@ -38,7 +40,7 @@ export interface RoomSockets {
 }
 
 /** Serves the room's signalling WebSocket on `server` at ROOM_SOCKET_PATH; other upgrade requests get 404. */
-export function attachRoomSockets(server: http.Server, rooms: RoomsService, logger: Logger): RoomSockets {
+export function attachRoomSockets(server: http.Server, rooms: RoomsService, access: RoomAccess, logger: Logger): RoomSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node removes its own error handler from an upgraded socket: a reset before ws takes it over must not throw.
@@ -50,7 +52,7 @@ export function attachRoomSockets(server: http.Server, rooms: RoomsService, logg
       // Protocol errors (bad UTF-8, oversized frames, bad close codes) end this socket, never the process.
       ws.on('error', (error) => logger.debug('room socket closed on a protocol error', { error: error.message }));
       ws.on('pong', () => unanswered.delete(ws));
-      void serveSocket(ws, url.searchParams.get('credential') ?? '', rooms, logger);
+      void serveSocket(ws, url.searchParams.get('credential') ?? '', rooms, access, logger);
     });
   });
   // Sockets pinged by the last heartbeat that have not answered yet.
@@ -92,7 +94,7 @@ function frameBytes(raw: RawData): number {
   return Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw.byteLength;
 }
 
-async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsService, logger: Logger): Promise<void> {
+async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsService, access: RoomAccess, logger: Logger): Promise<void> {
   const send = (frame: unknown) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > SEND_BUFFER_LIMIT) return ws.terminate();
@@ -119,9 +121,9 @@ async function serveSocket(ws: WebSocket, credential: string, rooms: RoomsServic
     if (early.length > EARLY_FRAMES_LIMIT || earlyBytes > EARLY_BYTES_LIMIT) ws.terminate();
   });
 
-  let session: RoomSession;
+  let session: PeerInRoom;
   try {
-    const admission = rooms.admissionOf(credential);
+    const admission = access.admissionOf(credential);
     const connection: PeerConnection = {
       notify: <N extends RoomNotification>(name: N, data: RoomNotifications[N]) => send({ notification: name, data }),
       // After the answers already on their way: a peer that calls leave (or endMeeting) still gets its answer.

@@ -8,7 +8,7 @@ import type {
   RoomMediaEvents,
   RoomMediaProvider,
   TrackOwner,
-} from '../rooms/room.media';
+} from '../rooms/room-media.interface';
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
