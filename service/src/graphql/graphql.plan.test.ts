@@ -2,7 +2,8 @@ import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type Operatio
 import { getVariableValues } from 'graphql/execution/values';
 import type { RColumn, Reflection, RTable } from '../project/project.reflection';
 import { buildModel } from './graphql.model';
-import { OperationPlanner, RowBudget, type ConnectionPlan, type FilterPlan, type MutationPlan, type QueryPlan } from './graphql.plan';
+import { OperationPlanner } from './graphql.plan';
+import { RowBudget, type ConnectionPlan, type FilterPlan, type MutationPlan, type QueryPlan } from './graphql.plan.types';
 import { buildSchema } from './graphql.schema';
 import { mutationSql, querySql } from './graphql.transpile';
 

@@ -10,195 +10,37 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
-import type { RColumn, RFunction } from '../project/project.reflection';
-import { AppError } from '../shared/errors';
+import { columnFields, lowerFirst, type ColumnField, type FunctionModel, type GraphModel, type TableModel } from './graphql.model';
+import { FilterPlanner } from './graphql.filter';
 import {
-  columnFields,
-  lowerFirst,
-  type ColumnField,
-  type ComputedField,
-  type FunctionModel,
-  type GraphModel,
-  type RelationField,
-  type ScalarKind,
-  type TableModel,
-} from './graphql.model';
+  base64JsonArray,
+  gqlError,
+  RowBudget,
+  type AggregatePlan,
+  type CallPlan,
+  type ConnectionPlan,
+  type Direction,
+  type FilterPlan,
+  type FunctionPlan,
+  type Keyed,
+  type MutationFieldPlan,
+  type MutationPlan,
+  type NodeFieldPlan,
+  type NodePlan,
+  type OrderItem,
+  type QueryPlan,
+} from './graphql.plan.types';
 
 // The plan step (as pg_graphql's builder.rs): an operation and its variables become typed plans, and every
 // GraphQL error is raised here. `graphql.transpile.ts` turns a plan into SQL without looking at the document again.
 
-/** A request error shown to the client as a GraphQL error message. */
-export const gqlError = (message: string) => new AppError('validation_failed', message);
-
-/** A value of the response, under its response key (alias or field name), in selection order. */
-export type Keyed<T> = [key: string, plan: T][];
-
-/** How a page is ordered on one column. */
-export type Direction = 'AscNullsFirst' | 'AscNullsLast' | 'DescNullsFirst' | 'DescNullsLast';
-
-/** One column of a connection's order (the primary key always ends it, so the order is total). */
-export interface OrderItem {
-  column: string;
-  sqlType: string;
-  dir: Direction;
-}
-
-/** The opposite direction: reading a page backwards. */
-export const REVERSED: Record<Direction, Direction> = {
-  AscNullsFirst: 'DescNullsLast',
-  AscNullsLast: 'DescNullsFirst',
-  DescNullsFirst: 'AscNullsLast',
-  DescNullsLast: 'AscNullsFirst',
-};
-
-/** A condition of a filter: a tree of and/or/not over column comparisons. */
-export type FilterPlan =
-  | { kind: 'and' | 'or'; parts: FilterPlan[] }
-  | { kind: 'not'; inner: FilterPlan }
-  | { kind: 'const'; value: boolean }
-  | { kind: 'keyEquals'; keys: { column: RColumn; value: unknown }[] }
-  | { kind: 'isNull'; column: RColumn; isNull: boolean }
-  | { kind: 'compare'; column: RColumn; op: '=' | '<>' | '<' | '<=' | '>' | '>='; value: unknown }
-  | { kind: 'text'; column: RColumn; op: 'like' | 'ilike' | '~' | '~*' | 'startsWith'; value: unknown }
-  | { kind: 'in'; column: RColumn; values: unknown[] }
-  | { kind: 'array'; column: RColumn; op: '@>' | '<@' | '&&' | '='; value: unknown };
-
-/** A function called with named arguments (values as the request gave them). */
-export interface CallPlan {
-  fn: RFunction;
-  args: { sqlName: string; value: unknown; sqlType: string; isArray: boolean }[];
-}
-
-/** One row of a table as a JSON object. */
-export interface NodePlan {
-  table: TableModel;
-  /** Adds the row's type name, for `node` lookups whose type the answer must name. */
-  withType: boolean;
-  fields: Keyed<NodeFieldPlan>;
-}
-
-/** A field of a row. */
-export type NodeFieldPlan =
-  | { kind: 'nodeId' }
-  | { kind: 'column'; field: ColumnField }
-  | { kind: 'computed'; field: ComputedField }
-  | { kind: 'toOne'; field: RelationField; node: NodePlan }
-  | { kind: 'toMany'; field: RelationField; connection: ConnectionPlan };
-
-/** An aggregate of a connection's filtered rows. */
-export type AggregatePlan = { fn: 'count' } | { fn: 'sum' | 'avg' | 'min' | 'max'; columns: Keyed<ColumnField> };
-
-/** A field of a connection. */
-export type ConnectionFieldPlan =
-  | { kind: 'edges'; fields: Keyed<{ kind: 'cursor' } | { kind: 'node'; node: NodePlan }> }
-  | { kind: 'pageInfo'; fields: Keyed<'hasNextPage' | 'hasPreviousPage' | 'startCursor' | 'endCursor'> }
-  | { kind: 'aggregate'; fields: Keyed<AggregatePlan> }
-  | { kind: 'totalCount' };
-
-/** A keyset-paginated page of a table's rows (or of a set-returning function's), with what was asked of it. */
-export interface ConnectionPlan {
-  table: TableModel;
-  /** Rows come from this call instead of the table. */
-  source: CallPlan | null;
-  /** (column of the outer row, column of this table) pairs, for a relation's connection. */
-  join: [string, string][];
-  filter: FilterPlan | null;
-  order: OrderItem[];
-  backward: boolean;
-  limit: number;
-  offset: number;
-  /** Decoded cursors: the order's values of the row to start after (or before). */
-  after: unknown[] | null;
-  before: unknown[] | null;
-  fields: Keyed<ConnectionFieldPlan>;
-}
-
-/** A function exposed as a root field and what its result becomes. */
-export interface FunctionPlan {
-  call: CallPlan;
-  result:
-    | { kind: 'connection'; connection: ConnectionPlan }
-    | { kind: 'node'; node: NodePlan }
-    | { kind: 'scalar'; scalar: ScalarKind; isArray: boolean };
-}
-
-/** A root field of a query. */
-export type QueryPlan =
-  | { kind: 'none' }
-  | { kind: 'row'; node: NodePlan; keys: { column: RColumn; value: unknown }[] }
-  | { kind: 'connection'; connection: ConnectionPlan }
-  | { kind: 'function'; function: FunctionPlan };
-
-/** What a mutation's response selects. */
-export type MutationFieldPlan = { kind: 'affectedCount' } | { kind: 'records'; node: NodePlan };
-
-/** A root field of a mutation: one statement. */
-export type MutationPlan =
-  | { kind: 'function'; function: FunctionPlan }
-  | {
-      kind: 'insert';
-      table: TableModel;
-      columns: ColumnField[];
-      /** Per row, a value per column; undefined means the column's default. */
-      rows: unknown[][];
-      fields: Keyed<MutationFieldPlan>;
-    }
-  | {
-      kind: 'update';
-      table: TableModel;
-      set: [ColumnField, unknown][];
-      filter: FilterPlan | null;
-      atMost: number;
-      fields: Keyed<MutationFieldPlan>;
-    }
-  | { kind: 'delete'; table: TableModel; filter: FilterPlan | null; atMost: number; fields: Keyed<MutationFieldPlan> };
-
 type Fields = Map<string, FieldNode[]>;
-
-/** The rows one request may return, counted while it is planned: pages times the rows they are nested in. */
-export class RowBudget {
-  private total = 0;
-
-  constructor(readonly maxRows: number) {}
-
-  /** Counts `rows` more; refuses the request once the total passes the limit. */
-  spend(rows: number): void {
-    this.total += rows;
-    if (this.total > this.maxRows) {
-      throw gqlError(`Query may return more than ${this.maxRows} rows: ask nested collections for fewer with first or last`);
-    }
-  }
-}
-
-const COMPARE = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
-const TEXT = { like: 'like', ilike: 'ilike', regex: '~', iregex: '~*', startsWith: 'startsWith' } as const;
-const ARRAY = { contains: '@>', containedBy: '<@', overlaps: '&&', eq: '=' } as const;
-
-/**
- * Decodes the base64 JSON array of a cursor or a node id; on failure, the step that failed, numbered as pg_graphql
- * numbers them: 1 not base64, 2 not UTF-8, 3 not JSON, 4 not an array.
- */
-export function base64JsonArray(text: string): unknown[] | 1 | 2 | 3 | 4 {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return 1;
-  let json: string;
-  try {
-    json = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'base64'));
-  } catch {
-    return 2;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return 3;
-  }
-  return Array.isArray(parsed) ? parsed : 4;
-}
 
 /** Reads one operation's fields into plans, for one role's schema and model. */
 export class OperationPlanner {
   /** How many rows the node being planned may stand for: the product of the page sizes it is nested in. */
   private rowsPerNode = 1;
+  private readonly filters: FilterPlanner;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -206,7 +48,9 @@ export class OperationPlanner {
     private readonly variables: Record<string, unknown>,
     private readonly fragments: Record<string, FragmentDefinitionNode>,
     private readonly budget: RowBudget = new RowBudget(Number.POSITIVE_INFINITY),
-  ) {}
+  ) {
+    this.filters = new FilterPlanner(model);
+  }
 
   /** Plans the rows of a page (or a record list) of at most `rows` rows for each row it is nested in. */
   private rowsOf<T>(rows: number, build: () => T): T {
@@ -391,60 +235,7 @@ export class OperationPlanner {
 
   /** The condition of a `<Table>Filter` value, or null when it filters nothing. */
   filter(t: TableModel, value: unknown): FilterPlan | null {
-    if (value === null || value === undefined) return null;
-    const conds: FilterPlan[] = [];
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === null || v === undefined) continue;
-      const column = t.fields.get(key);
-      if (column?.kind === 'column') conds.push(...this.columnConditions(column, v as Record<string, unknown>));
-      else if (key === 'and' || key === 'or') {
-        const parts = (v as unknown[]).map((x) => this.filter(t, x) ?? { kind: 'const' as const, value: true });
-        if (parts.length > 0) conds.push({ kind: key, parts });
-      } else if (key === 'not') {
-        const inner = this.filter(t, v);
-        if (inner) conds.push({ kind: 'not', inner });
-      } else if (key === 'nodeId') {
-        const eq = (v as { eq?: string | null }).eq;
-        if (eq != null) {
-          const decoded = this.decodeNodeId(eq);
-          if (decoded?.table !== t) throw gqlError('nodeId belongs to a different collection');
-          conds.push({ kind: 'keyEquals', keys: decoded.keys });
-        }
-      } else throw gqlError(`Unknown filter field "${key}"`);
-    }
-    if (conds.length === 0) return null;
-    return conds.length === 1 ? conds[0]! : { kind: 'and', parts: conds };
-  }
-
-  private columnConditions(f: ColumnField, ops: Record<string, unknown>): FilterPlan[] {
-    const column = f.column;
-    const out: FilterPlan[] = [];
-    for (const [op, value] of Object.entries(ops)) {
-      if (value === null || value === undefined) continue;
-      if (op === 'is') out.push({ kind: 'isNull', column, isNull: value === 'NULL' });
-      else if (f.isArray) {
-        if (!(op in ARRAY)) throw gqlError(`Unknown filter operator "${op}"`);
-        out.push({ kind: 'array', column, op: ARRAY[op as keyof typeof ARRAY], value });
-      } else if (op === 'in') out.push({ kind: 'in', column, values: value as unknown[] });
-      else if (op in TEXT) out.push({ kind: 'text', column, op: TEXT[op as keyof typeof TEXT], value });
-      else if (op in COMPARE) out.push({ kind: 'compare', column, op: COMPARE[op as keyof typeof COMPARE], value });
-      else throw gqlError(`Unknown filter operator "${op}"`);
-    }
-    return out;
-  }
-
-  /** The table and primary-key values a node id names (null for a table this role cannot see). */
-  decodeNodeId(nodeId: string): { table: TableModel; keys: { column: RColumn; value: unknown }[] } | null {
-    const parts = base64JsonArray(nodeId);
-    // pg_graphql's numbers: base64 2, UTF-8 3, JSON 4 (an array is asked for later), too short 5, names 6 and 7.
-    if (typeof parts === 'number') throw gqlError(`Invalid value passed to nodeId argument. Error ${Math.min(parts + 1, 5)}`);
-    if (parts.length < 3) throw gqlError('Invalid value passed to nodeId argument. Error 5');
-    if (typeof parts[0] !== 'string') throw gqlError('Invalid value passed to nodeId argument. Error 6');
-    if (typeof parts[1] !== 'string') throw gqlError('Invalid value passed to nodeId argument. Error 7');
-    const table = this.model.tables.find((x) => x.table.schema === parts[0] && x.table.name === parts[1]);
-    if (!table) return null;
-    if (parts.length - 2 !== table.primaryKey.length) throw gqlError('Invalid value passed to nodeId argument');
-    return { table, keys: table.primaryKey.map((column, i) => ({ column, value: parts[i + 2] })) };
+    return this.filters.filter(t, value);
   }
 
   /** One root query field. */
@@ -452,7 +243,7 @@ export class OperationPlanner {
     const name = node.name.value;
     const args = this.args('Query', node);
     if (name === 'node') {
-      const decoded = this.decodeNodeId(args.nodeId as string);
+      const decoded = this.filters.decodeNodeId(args.nodeId as string);
       if (!decoded) return { kind: 'none' };
       const { table } = decoded;
       const one = this.rowsOf(1, () => this.node(table, this.subFields([node], table.typeName), true));

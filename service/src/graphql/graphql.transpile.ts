@@ -12,8 +12,8 @@ import type {
   NodePlan,
   OrderItem,
   QueryPlan,
-} from './graphql.plan';
-import { REVERSED } from './graphql.plan';
+} from './graphql.plan.types';
+import { REVERSED } from './graphql.plan.types';
 import { TYPE_KEY } from './graphql.schema';
 
 // The SQL step (as pg_graphql's transpile.rs): a plan becomes one statement with one parameter context. It raises
