@@ -130,12 +130,14 @@ export class OperationPlanner {
   /** The order of a connection: the `orderBy` entries, then the primary key's columns not named yet. */
   order(t: TableModel, orderBy: unknown): OrderItem[] {
     const items: OrderItem[] = [];
-    for (const entry of (orderBy as Record<string, Direction>[] | null | undefined) ?? []) {
-      const keys = Object.keys(entry);
+    for (const entry of (orderBy as (Record<string, Direction | null> | null)[] | null | undefined) ?? []) {
+      // An entry (or a direction) a variable left out orders nothing, as in pg_graphql.
+      const keys = Object.keys(entry ?? {}).filter((k) => entry![k] != null);
+      if (keys.length === 0) continue;
       if (keys.length !== 1) throw gqlError('Invalid orderBy: each entry must name exactly one field');
       const f = t.fields.get(keys[0]!) as ColumnField | undefined;
       if (!f || f.kind !== 'column') throw gqlError('Invalid orderBy field');
-      const dir = entry[keys[0]!]!;
+      const dir = entry![keys[0]!]!;
       if (!items.some((i) => i.column === f.column.name)) items.push({ column: f.column.name, sqlType: f.column.sqlType, dir });
     }
     for (const c of t.primaryKey) {

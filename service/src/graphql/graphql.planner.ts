@@ -262,11 +262,23 @@ export class GraphqlPlanner {
     let checked = bySchema.get(parsed);
     if (!checked) {
       const document = enumStringsAsEnums(schema, parsed);
-      checked = { document, errors: validate(schema, document) };
+      checked = { document, errors: validate(schema, document).filter((e) => !onlyItemNullabilityDiffers(e.message)) };
       remember(bySchema, parsed, checked);
     }
     return checked;
   }
+}
+
+/**
+ * Whether an error only says a variable of list type allows null items where the argument's list does not
+ * (`[AccountOrderBy]` for `[AccountOrderBy!]`): pg_graphql takes such a variable, and svc checks the items it reads.
+ */
+function onlyItemNullabilityDiffers(message: string): boolean {
+  const m = /^Variable "\$[^"]+" of type "([^"]+)" used in position expecting type "([^"]+)"/.exec(message);
+  if (!m) return false;
+  const inner = (type: string) => type.replace(/!$/, '').replace(/!/g, '');
+  const [given, expected] = [m[1]!, m[2]!];
+  return given.includes('[') && inner(given) === inner(expected) && (given.endsWith('!') || !expected.endsWith('!'));
 }
 
 function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
