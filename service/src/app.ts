@@ -31,7 +31,7 @@ import { summariesRoutes } from './summaries/summaries.routes';
 import { searchRoutes } from './search/search.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
-import { registrationsRoutes } from './webinars/registrations.routes';
+import { registrationsRoutes } from './webinars/webinar-registrations.routes';
 import { registrationPageRouter } from './webinars/registration-page.routes';
 
 /** What the HTTP app needs from the composition root. */

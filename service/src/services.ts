@@ -67,8 +67,8 @@ import { httpSender, type Sender } from './outbox/http-sender';
 import { WebhookEndpointsRepo } from './webhooks/webhook-endpoints.repo';
 import { WebhookTarget } from './webhooks/webhook.target';
 import { WebhooksService } from './webhooks/webhooks.service';
-import { RegistrationsRepo } from './webinars/registrations.repo';
-import { RegistrationsService } from './webinars/registrations.service';
+import { RegistrationsRepo } from './webinars/webinar-registrations.repo';
+import { RegistrationsService } from './webinars/webinar-registrations.service';
 
 /** Every repo and service of the domain, wired to one database and clock. */
 export interface Services {

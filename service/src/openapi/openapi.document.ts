@@ -8,7 +8,7 @@ import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
 import { summariesOpenApi } from '../summaries/summaries.openapi';
 import { searchOpenApi } from '../search/search.openapi';
-import { webinarsOpenApi } from '../webinars/registrations.openapi';
+import { webinarsOpenApi } from '../webinars/webinar-registrations.openapi';
 import { eventsOpenApi } from '../events/events.openapi';
 import { webhooksOpenApi } from '../webhooks/webhooks.openapi';
 import { integrationsOpenApi } from '../integrations/integrations.openapi';

@@ -1,12 +1,28 @@
 import type { Principal } from '../identity/identity.service';
 import type { MeetingsService } from '../meetings/meetings.service';
-import type { ChatMessage } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Page } from '../shared/paging';
-import type { TranscriptSegment } from '../transcripts/transcripts.repo';
 import { bm25Scores, idf, isRelevant, rankPassages, type Ranked } from './search.ranking';
 import type { SearchHitRow, SearchRepo, SearchScope, SearchSource } from './search.repo';
 import { anyTermExpression, foldText, questionTerms, snippetOf, wordsOf } from './search.terms';
+
+/** A chat message as the index takes it (rooms' ChatMessage is one). */
+export interface IndexedChatMessage {
+  id: string;
+  meeting_id: string;
+  participant_id: string | null;
+  sender_name: string;
+  text: string;
+  sent_at: string;
+}
+
+/** A timed transcript segment as the index takes it (transcripts' TranscriptSegment is one). */
+export interface IndexedSegment {
+  start: number;
+  speaker: string | null;
+  participant_id: string | null;
+  text: string;
+}
 
 /** One search result: where in which meeting, the matching text and a snippet with the matches in [brackets]. */
 export interface SearchHit {
@@ -90,7 +106,7 @@ export class SearchService {
   ) {}
 
   /** Indexes a chat message (call inside the transaction that stores it). */
-  indexChat(message: ChatMessage, organizationId: string): void {
+  indexChat(message: IndexedChatMessage, organizationId: string): void {
     this.repo.insert({
       text: message.text,
       organization_id: organizationId,
@@ -105,7 +121,7 @@ export class SearchService {
   }
 
   /** Replaces a meeting's transcript in the index (call inside the transaction that stores it). */
-  indexTranscript(meetingId: string, organizationId: string, segments: TranscriptSegment[], at: string): void {
+  indexTranscript(meetingId: string, organizationId: string, segments: IndexedSegment[], at: string): void {
     this.repo.deleteTranscript(meetingId);
     segments.forEach((segment, index) =>
       this.repo.insert({

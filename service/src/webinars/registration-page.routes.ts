@@ -6,8 +6,8 @@ import type { Clock } from '../shared/clock';
 import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { objectValidator } from '../shared/validation';
-import { createRegistrationSchema, type CreateRegistrationInput } from './registrations.schemas';
-import type { RegistrationsService } from './registrations.service';
+import { createRegistrationSchema, type CreateRegistrationInput } from './webinar-registrations.schemas';
+import type { RegistrationsService } from './webinar-registrations.service';
 import {
   REGISTRATION_PAGE_HEADERS,
   renderRegistrationPage,

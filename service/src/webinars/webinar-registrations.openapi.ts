@@ -12,7 +12,7 @@ import {
   badRequest,
   type OpenApiFragment,
 } from '../openapi/openapi.parts';
-import { createRegistrationSchema, registrationSchema } from './registrations.schemas';
+import { createRegistrationSchema, registrationSchema } from './webinar-registrations.schemas';
 
 /** The webinar registrations part of the OpenAPI document. */
 export const webinarsOpenApi: OpenApiFragment = {

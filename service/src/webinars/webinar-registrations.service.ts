@@ -9,8 +9,8 @@ import { toPage, type Page, type PageRequest } from '../shared/paging';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import type { JoinGrant, RoomLinks } from '../rooms/room-links';
 import { icsCalendar } from '../shared/ics';
-import type { RegistrationRow, RegistrationsRepo } from './registrations.repo';
-import type { CreateRegistrationInput } from './registrations.schemas';
+import type { RegistrationRow, RegistrationsRepo } from './webinar-registrations.repo';
+import type { CreateRegistrationInput } from './webinar-registrations.schemas';
 
 /** The registration resource of the API. */
 export interface Registration {

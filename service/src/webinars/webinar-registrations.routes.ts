@@ -4,8 +4,8 @@ import type { RouteDef } from '../http/routes';
 import { AppError } from '../shared/errors';
 import { objectValidator } from '../shared/validation';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
-import { createRegistrationSchema, type CreateRegistrationInput } from './registrations.schemas';
-import type { RegistrationsService } from './registrations.service';
+import { createRegistrationSchema, type CreateRegistrationInput } from './webinar-registrations.schemas';
+import type { RegistrationsService } from './webinar-registrations.service';
 
 /** POST /webinars/{slug}/registrations (201 for a new registration, 200 with the existing one for a known email) and GET to list or find by email. */
 export function registrationsRoutes(registrations: RegistrationsService, idempotency: IdempotencyService): RouteDef[] {
