@@ -1,16 +1,15 @@
 import express, { Router, type Express } from 'express';
 import type { Config } from './config';
-import { authenticate, requireKey } from './http/auth';
+import { requireKey } from './http/auth';
 import { jsonBody } from './http/body';
-import './http/context';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { RateLimiter, rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { mountRoutes, type RouteDef } from './http/routes';
 import { dashboardPagesRouter } from './dashboard/dashboard-pages.routes';
-import { dashboardApiRouter } from './dashboard/dashboard.routes';
+import { dashboardApiRouter, type DashboardApiDeps } from './dashboard/dashboard.routes';
 import { eventsRoutes } from './events/events.routes';
-import { identityRoutes } from './identity/identity.routes';
+import { authenticate, identityRoutes } from './identity/identity.routes';
 import { integrationsRoutes } from './integrations/integrations.routes';
 import { meetingsRoutes } from './meetings/meetings.routes';
 import { mcpRouter } from './mcp/mcp.routes';
@@ -25,13 +24,13 @@ import { roomPageRouter } from './rooms/room-page.routes';
 import { embedRoutes } from './embed/embed.routes';
 import { embedPageRouter } from './embed/embed-page.routes';
 import type { WorkerPool } from './media/worker-pool';
-import type { Services } from './services';
+import { createChatTarget, type Services } from './services';
 import type { Logger } from './shared/logger';
 import { summariesRoutes } from './summaries/summaries.routes';
 import { searchRoutes } from './search/search.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
-import { registrationsRoutes } from './webinars/webinar-registrations.routes';
+import { registrationsRoutes } from './webinars/registrations.routes';
 import { registrationPageRouter } from './webinars/registration-page.routes';
 
 /** What the HTTP app needs from the composition root. */
@@ -66,6 +65,11 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
   ];
 }
 
+/** What the dashboard's API uses, from the composition root's services. */
+export function dashboardApiDeps({ config, services, logger, project }: AppDeps): DashboardApiDeps {
+  return { ...services, baseUrl: config.baseUrl, chat: createChatTarget(services, config, logger), project };
+}
+
 /** The Express app without listen(), for the server and for in-process tests. */
 export function createApp(deps: AppDeps): Express {
   const { config, services, logger } = deps;
@@ -85,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
     const project = deps.project && { driver: deps.project.kind, state: deps.project.state };
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
   });
-  app.use(roomPageRouter(services.roomAccess, config.rooms.pageRateLimit, services.clock));
+  app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed, config.rooms.pageRateLimit, services.clock));
   app.use(registrationPageRouter(services.registrations, config.rooms.pageRateLimit, services.clock, config.baseUrl));
 
@@ -101,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
   mountRoutes(api, publicRoutes(deps));
   app.use('/api/v1/public', api);
   app.use('/api/v1/mcp', mcpRouter({ config, services, logger, limiter }));
-  app.use('/dashboard/api', dashboardApiRouter(deps, publicRoutes(deps)));
+  app.use('/dashboard/api', dashboardApiRouter(dashboardApiDeps(deps), publicRoutes(deps)));
   app.use(dashboardPagesRouter(config.dashboard.dir));
   if (deps.project) app.use('/project/graphql/v1', projectGraphqlRouter(deps.project, logger));
 

@@ -32,12 +32,10 @@ import { HostLinkHoldersRepo } from './rooms/host-link-holders.repo';
 import { ChatRepo } from './rooms/chat.repo';
 import { RemovalsRepo } from './rooms/removals.repo';
 import { RoomsService } from './rooms/rooms.service';
-import { RoomAccess } from './rooms/room-access';
-import { RoomChat } from './rooms/room-chat';
 import { RoomRecordings } from './rooms/room-recordings';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
-import { EmbedTokens } from './rooms/embed-tokens';
+import { EmbedTokens } from './embed/embed-tokens';
 import { LlmClient } from './llm/llm.client';
 import { AskService } from './search/ask.service';
 import { SearchRepo } from './search/search.repo';
@@ -67,8 +65,8 @@ import { httpSender, type Sender } from './outbox/http-sender';
 import { WebhookEndpointsRepo } from './webhooks/webhook-endpoints.repo';
 import { WebhookTarget } from './webhooks/webhook.target';
 import { WebhooksService } from './webhooks/webhooks.service';
-import { RegistrationsRepo } from './webinars/webinar-registrations.repo';
-import { RegistrationsService } from './webinars/webinar-registrations.service';
+import { RegistrationsRepo } from './webinars/registrations.repo';
+import { RegistrationsService } from './webinars/registrations.service';
 
 /** Every repo and service of the domain, wired to one database and clock. */
 export interface Services {
@@ -80,7 +78,6 @@ export interface Services {
   tokens: SignedTokens;
   roomLinks: RoomLinks;
   rooms: RoomsService;
-  roomAccess: RoomAccess;
   embed: EmbedService;
   search: SearchService;
   ask: AskService;
@@ -176,49 +173,37 @@ export function createServices(
   events.subscribe(new TranscriptionTrigger(meetings, jobs));
   const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
-  const registrations = new RegistrationsService({
-    repo: new RegistrationsRepo(db),
-    meetings,
-    links: roomLinks,
-    events,
-    transaction,
-    ids,
-    clock,
-  });
-  const recordings = new RecordingsService({
-    repo: new RecordingsRepo(db),
+  const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
+  const recordings = new RecordingsService(
+    new RecordingsRepo(db),
     meetings,
     events,
     transaction,
     ids,
     clock,
-    baseUrl: config.baseUrl,
-    recordingsDir: recordingsDir(config.dataDir),
+    config.baseUrl,
+    recordingsDir(config.dataDir),
     tokens,
-    downloadUrlTtlMs: config.recordingUrlTtlSeconds * 1000,
+    config.recordingUrlTtlSeconds * 1000,
     logger,
-  });
-  const rooms = new RoomsService({
+  );
+  const rooms = new RoomsService(
     meetings,
     participants,
-    removals: new RemovalsRepo(db),
+    registrations,
+    roomLinks,
+    embedTokens,
+    new ChatRepo(db),
+    new RemovalsRepo(db),
+    search,
+    tokens,
     transaction,
     ids,
     clock,
-    settings: config.rooms,
+    config.rooms,
     logger,
-    chat: new RoomChat({ repo: new ChatRepo(db), meetings, search, transaction, ids, clock }),
-    recordings: new RoomRecordings(recordings, logger),
-  });
-  const roomAccess = new RoomAccess({
-    meetings,
-    links: roomLinks,
-    findRegistrant: (meetingId, registrationId) => registrations.findForWebinar(meetingId, registrationId),
-    embedTokens,
-    tokens,
-    clock,
-    settings: config.rooms,
-  });
+    new RoomRecordings(recordings, logger),
+  );
   return {
     db,
     clock,
@@ -228,7 +213,6 @@ export function createServices(
     tokens,
     roomLinks,
     rooms,
-    roomAccess,
     embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
     ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),
@@ -239,7 +223,7 @@ export function createServices(
     participants,
     recordings,
     transcription: new TranscriptionService(meetings, recordings, jobs),
-    transcripts: new TranscriptsService({ repo: new TranscriptsRepo(db), meetings, events, search, transaction, clock }),
+    transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, search, transaction, clock),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations,
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
@@ -276,6 +260,26 @@ export function createServices(
   };
 }
 
+/** The Slack and Teams target of the outbox, also the dashboard's "send a test message". */
+export function createChatTarget(
+  services: Pick<Services, 'integrationsRepo' | 'secrets'>,
+  config: Pick<Config, 'webhooks' | 'allowInsecureWebhooks' | 'baseUrl' | 'slackApiUrl'>,
+  logger: Logger,
+  send: Sender = httpSender({
+    timeoutMs: config.webhooks.timeoutMs,
+    connectTimeoutMs: config.webhooks.connectTimeoutMs,
+    allowPrivateTargets: config.allowInsecureWebhooks,
+  }),
+): ChatTarget {
+  return new ChatTarget(services.integrationsRepo, services.secrets, {
+    baseUrl: config.baseUrl,
+    slackApiUrl: config.slackApiUrl,
+    timeoutMs: config.webhooks.timeoutMs,
+    send,
+    logger,
+  });
+}
+
 /** The outbox's delivery worker (webhooks, Slack, Teams) of a set of services, woken whenever an event is written. */
 export function createDeliveryWorker(
   services: Services,
@@ -290,13 +294,7 @@ export function createDeliveryWorker(
       connectTimeoutMs: config.webhooks.connectTimeoutMs,
       allowPrivateTargets: config.allowInsecureWebhooks,
     });
-  const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
-    baseUrl: config.baseUrl,
-    slackApiUrl: config.slackApiUrl,
-    timeoutMs: config.webhooks.timeoutMs,
-    send,
-    logger,
-  });
+  const chat = createChatTarget(services, config, logger, send);
   const worker = new DeliveryWorker({
     deliveries: services.deliveries,
     targets: {

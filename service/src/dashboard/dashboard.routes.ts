@@ -1,9 +1,11 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import type { AppDeps } from '../app';
 import { allowedHostnames } from '../http/allowed-hosts';
 import { jsonBody } from '../http/body';
-import { ChatTarget } from '../integrations/chat.target';
-import { httpSender } from '../outbox/http-sender';
+import type { ChatTarget } from '../integrations/chat.target';
+import type { IntegrationsRepo } from '../integrations/integrations.repo';
+import type { IdentityService } from '../identity/identity.service';
+import type { KeysService } from '../keys/keys.service';
+import type { RegistrationsService } from '../webinars/webinar-registrations.service';
 import type { ProjectDatabase } from '../project/project.database';
 import { parsePageRequest } from '../http/pagination';
 import { mountRoutes, type RouteDef } from '../http/routes';
@@ -16,10 +18,18 @@ import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { canManage } from '../identity/roles';
 import { objectValidator } from '../shared/validation';
-import type { DashboardService } from './dashboard.service';
+import type { ActiveSession, DashboardService } from './dashboard.service';
+import type { TeamService } from './team.service';
 import { projectTablesRouter } from './project-tables.routes';
 import { inviteAcceptRouter, MANAGING_PATHS, requireManagingRole, teamRouter } from './team.routes';
-import { dashboardMeetingsRouter } from './dashboard-meetings.routes';
+import { dashboardMeetingsRouter, type DashboardMeetingsDeps } from './dashboard-meetings.routes';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The dashboard session, on the dashboard's API once its cookie has been checked. */
+    dashboardSession?: ActiveSession;
+  }
+}
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'svc_session';
@@ -71,53 +81,60 @@ const parseNewKey = objectValidator<{ name: string; scopes: string[]; organizati
   },
 });
 
+/** The services the dashboard's API uses. */
+export interface DashboardApiDeps extends DashboardMeetingsDeps {
+  /** The service's public base URL: the origin state-changing requests must come from. */
+  baseUrl: string;
+  dashboard: DashboardService;
+  team: TeamService;
+  identity: IdentityService;
+  keys: KeysService;
+  registrations: RegistrationsService;
+  integrationsRepo: IntegrationsRepo;
+  /** Sends a chat integration's test message (the outbox's Slack/Teams target). */
+  chat: Pick<ChatTarget, 'sendTest'>;
+  /** The operator's Slack app; absent: Add to Slack answers 404. */
+  slackOAuth: SlackOAuthService | undefined;
+  /** The project database; absent: its endpoints answer 404. */
+  project: ProjectDatabase | undefined;
+}
+
 /**
  * The dashboard's API at /dashboard/api: sign-in, the session, API keys, and under /v1 the public API's own route
  * table (the same handlers and services), authenticated by the session cookie instead of an API key. Every
  * state-changing request must come from the service's own origin and, once signed in, carry the session's CSRF token.
  */
-export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Router {
-  const { config, services } = deps;
-  const dashboard = services.dashboard;
-  const chat = new ChatTarget(services.integrationsRepo, services.secrets, {
-    baseUrl: config.baseUrl,
-    slackApiUrl: config.slackApiUrl,
-    timeoutMs: config.webhooks.timeoutMs,
-    send: httpSender({
-      timeoutMs: config.webhooks.timeoutMs,
-      connectTimeoutMs: config.webhooks.connectTimeoutMs,
-      allowPrivateTargets: config.allowInsecureWebhooks,
-    }),
-    logger: deps.logger,
-  });
+export function dashboardApiRouter(deps: DashboardApiDeps, publicRoutes: RouteDef[]): Router {
+  const { baseUrl, chat } = deps;
+  const dashboard = deps.dashboard;
   const router = Router();
-  router.use(noStore, sameOrigin(config.baseUrl), jsonBody);
+  router.use(noStore, sameOrigin(baseUrl), jsonBody);
 
   router.post('/sign-in/link', (req, res) => {
     const { token } = parseLinkSignIn(req.body);
     const opened = dashboard.signInWithLink(token, clientOf(req));
-    setSessionCookie(res, opened.token, opened.expiresAt - services.clock.now(), config.baseUrl);
+    setSessionCookie(res, opened.token, opened.expiresAt - deps.clock.now(), baseUrl);
     res.status(204).end();
   });
   router.post('/sign-in/password', (req, res) => {
     const { email, password } = parsePasswordSignIn(req.body);
     const opened = dashboard.signInWithPassword(email, password, clientOf(req));
-    setSessionCookie(res, opened.token, opened.expiresAt - services.clock.now(), config.baseUrl);
+    setSessionCookie(res, opened.token, opened.expiresAt - deps.clock.now(), baseUrl);
     res.status(204).end();
   });
 
   router.get('/sign-in/about', (_req, res) => {
-    res.json({ organization: services.identity.listOrganizations()[0]?.name ?? null, base_url: config.baseUrl });
+    res.json({ organization: deps.identity.listOrganizations()[0]?.name ?? null, base_url: baseUrl });
   });
   router.use(
-    inviteAcceptRouter(services.team, dashboard, clientOf, (res, opened) =>
-      setSessionCookie(res, opened.token, opened.expiresAt - services.clock.now(), config.baseUrl),
+    inviteAcceptRouter(deps.team, dashboard, clientOf, (res, opened) =>
+      setSessionCookie(res, opened.token, opened.expiresAt - deps.clock.now(), baseUrl),
     ),
   );
 
   router.use(requireSession(dashboard));
   router.use(MANAGING_PATHS, requireManagingRole);
-  router.use(teamRouter(services.team));
+  router.use(teamRouter(deps.team));
   router.get('/session', (req, res) => {
     const active = req.dashboardSession!;
     res.json({
@@ -126,10 +143,10 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
       organizations: active.principal.organizations.map((o) => ({ id: o.id, name: o.name })),
       csrf_token: active.csrfToken,
       expires_at: isoAt(active.session.expires_at),
-      base_url: config.baseUrl,
+      base_url: baseUrl,
       scopes: SCOPES,
       event_types: EVENT_TYPES,
-      slack_install_available: services.slackOAuth !== undefined,
+      slack_install_available: deps.slackOAuth !== undefined,
     });
   });
   router.post('/sign-out', (req, res) => {
@@ -140,7 +157,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
 
   router.get('/keys', (req, res) => {
     const userId = req.dashboardSession!.user.id;
-    const rows = services.keys.list().filter((k) => k.user_id === userId);
+    const rows = deps.keys.list().filter((k) => k.user_id === userId);
     res.json({ data: rows.reverse().map(keyView) });
   });
   router.post('/keys', (req, res) => {
@@ -148,11 +165,11 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     const principal = req.principal!;
     const unknown = input.scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) throw AppError.invalid([{ param: 'scopes', message: `has unknown scopes: ${unknown.join(', ')}` }]);
-    const organizationId = input.organization_id ? services.identity.targetOrganization(principal, input.organization_id).id : null;
-    if (input.expires_at && Date.parse(input.expires_at) <= services.clock.now()) {
+    const organizationId = input.organization_id ? deps.identity.targetOrganization(principal, input.organization_id).id : null;
+    if (input.expires_at && Date.parse(input.expires_at) <= deps.clock.now()) {
       throw AppError.invalid([{ param: 'expires_at', message: 'must be in the future' }]);
     }
-    const { key, row } = services.keys.create({
+    const { key, row } = deps.keys.create({
       userId: principal.user.id,
       name: input.name,
       scopes: input.scopes as Scope[],
@@ -163,25 +180,25 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
   });
   router.post('/keys/:id/revoke', (req, res) => {
     const id = String(req.params.id);
-    const row = services.keys.list().find((k) => k.id === id && k.user_id === req.dashboardSession!.user.id);
+    const row = deps.keys.list().find((k) => k.id === id && k.user_id === req.dashboardSession!.user.id);
     if (!row) throw AppError.notFound(`API key ${id}`);
-    res.json(keyView(services.keys.revoke(id)));
+    res.json(keyView(deps.keys.revoke(id)));
   });
 
   router.post('/meetings/:id/end', (req, res) => {
-    res.json(services.meetings.end(services.meetings.find(req.principal!, String(req.params.id))));
+    res.json(deps.meetings.end(deps.meetings.find(req.principal!, String(req.params.id))));
   });
   router.get('/meetings/:id/registrations', (req, res) => {
-    res.json(services.registrations.list(req.principal!, String(req.params.id), parsePageRequest(req)));
+    res.json(deps.registrations.list(req.principal!, String(req.params.id), parsePageRequest(req)));
   });
-  router.use(dashboardMeetingsRouter(services, config.baseUrl));
+  router.use(dashboardMeetingsRouter(deps, baseUrl));
 
   router.post('/integrations/:id/test', async (req, res) => {
-    const integration = services.integrationsRepo.findAny(String(req.params.id));
+    const integration = deps.integrationsRepo.findAny(String(req.params.id));
     if (!integration || !req.principal!.organizationIds.includes(integration.organization_id) || integration.kind === 'project') {
       throw AppError.notFound(`Chat integration ${String(req.params.id)}`);
     }
-    const result = await chat.sendTest(integration, new Date(services.clock.now()));
+    const result = await chat.sendTest(integration, new Date(deps.clock.now()));
     res.json({ ok: result.error === null, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
   });
 
@@ -189,7 +206,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
     const input = parseSlackInstall(req.body);
     const principal = req.principal!;
     assertCanSubscribe(principal.key.scopes, input.events);
-    const org = services.identity.targetOrganization(principal, input.organization_id);
+    const org = deps.identity.targetOrganization(principal, input.organization_id);
     const installer = { sessionId: req.dashboardSession!.session.id, organizationIds: principal.organizationIds };
     res.json({ authorize_url: slackOAuthOf(deps).start(installer, org.id, input.events) });
   });
@@ -222,7 +239,7 @@ export function dashboardApiRouter(deps: AppDeps, publicRoutes: RouteDef[]): Rou
   });
   router.post('/project/user-token', (req, res) => {
     const { sub } = parseUserToken(req.body);
-    const iat = Math.floor(services.clock.now() / 1000);
+    const iat = Math.floor(deps.clock.now() / 1000);
     res.json({ token: projectOf(deps).signToken({ sub, role: 'authenticated', aud: 'authenticated', iat, exp: iat + 3600 }) });
   });
   router.use(projectTablesRouter(() => projectOf(deps)));
@@ -254,12 +271,12 @@ const explainScopeByRole: ErrorRequestHandler = function explainScopeByRoleHandl
   );
 };
 
-function slackOAuthOf(deps: AppDeps): SlackOAuthService {
-  if (!deps.services.slackOAuth) throw AppError.notFound('Add to Slack (SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET are not set)');
-  return deps.services.slackOAuth;
+function slackOAuthOf(deps: DashboardApiDeps): SlackOAuthService {
+  if (!deps.slackOAuth) throw AppError.notFound('Add to Slack (SVC_SLACK_CLIENT_ID and SVC_SLACK_CLIENT_SECRET are not set)');
+  return deps.slackOAuth;
 }
 
-function projectOf(deps: AppDeps): ProjectDatabase {
+function projectOf(deps: DashboardApiDeps): ProjectDatabase {
   if (!deps.project) throw AppError.notFound('The project database');
   return deps.project;
 }

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { publicRoutes } from '../app';
+import { dashboardApiDeps, publicRoutes } from '../app';
 import { dashboardClient, startTestServer, type TestServer } from '../testing';
 import type { Role } from '../identity/roles';
 import { createLogger } from '../shared/logger';
@@ -252,7 +252,7 @@ describe('teammates: invitations, roles and removal', () => {
   // About 200 requests, and the project database starts on the first call to /project/tables: a longer timeout.
   it('the role matrix: every dashboard API route, for each role, allows or refuses with 403 problem+json', async () => {
     const router = dashboardApiRouter(
-      { config: t.config, services: t.services, logger: silent, project: t.project },
+      dashboardApiDeps({ config: t.config, services: t.services, logger: silent, project: t.project }),
       publicRoutes({
         config: t.config,
         services: t.services,

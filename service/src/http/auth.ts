@@ -1,16 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { IdentityService } from '../identity/identity.service';
 import type { Scope } from '../keys/scopes';
 import { AppError } from '../shared/errors';
-
-/** Resolves `Authorization: Bearer <key>` to a principal when the key is valid; never fails by itself, so the rate limiter can see the outcome. */
-export function authenticate(identity: IdentityService): RequestHandler {
-  return function authenticateMiddleware(req, _res, next) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '');
-    if (match) req.principal = identity.authenticate(match[1]!);
-    next();
-  };
-}
 
 /** Rejects requests without a valid key with one 401 that does not reveal why the key failed. */
 export const requireKey: RequestHandler = function requireKeyMiddleware(req, res, next) {

@@ -2,7 +2,8 @@ import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middlewar
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Config } from '../config';
 import { allowedHostnames, isLoopbackOrigin } from '../http/allowed-hosts';
-import { authenticate, requireKey } from '../http/auth';
+import { requireKey } from '../http/auth';
+import { authenticate } from '../identity/identity.routes';
 import { jsonBody } from '../http/body';
 import { rateLimit, type RateLimiter } from '../http/rate-limit';
 import type { Services } from '../services';
