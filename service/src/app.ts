@@ -30,7 +30,7 @@ import { summariesRoutes } from './summaries/summaries.routes';
 import { searchRoutes } from './search/search.routes';
 import { transcriptsRoutes } from './transcripts/transcripts.routes';
 import { webhooksRoutes } from './webhooks/webhooks.routes';
-import { registrationsRoutes } from './webinars/registrations.routes';
+import { registrationsRoutes } from './webinars/webinar-registrations.routes';
 import { registrationPageRouter } from './webinars/registration-page.routes';
 
 /** What the HTTP app needs from the composition root. */
@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
     const project = deps.project && { driver: deps.project.kind, state: deps.project.state };
     res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
   });
-  app.use(roomPageRouter(services.rooms, config.rooms.pageRateLimit, services.clock));
+  app.use(roomPageRouter(services.roomAccess, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed, config.rooms.pageRateLimit, services.clock));
   app.use(registrationPageRouter(services.registrations, config.rooms.pageRateLimit, services.clock, config.baseUrl));
 

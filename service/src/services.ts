@@ -32,10 +32,12 @@ import { HostLinkHoldersRepo } from './rooms/host-link-holders.repo';
 import { ChatRepo } from './rooms/chat.repo';
 import { RemovalsRepo } from './rooms/removals.repo';
 import { RoomsService } from './rooms/rooms.service';
+import { RoomAccess } from './rooms/room-access';
+import { RoomChat } from './rooms/room-chat';
 import { RoomRecordings } from './rooms/room-recordings';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
-import { EmbedTokens } from './embed/embed-tokens';
+import { EmbedTokens } from './rooms/embed-tokens';
 import { LlmClient } from './llm/llm.client';
 import { AskService } from './search/ask.service';
 import { SearchRepo } from './search/search.repo';
@@ -65,8 +67,8 @@ import { httpSender, type Sender } from './outbox/http-sender';
 import { WebhookEndpointsRepo } from './webhooks/webhook-endpoints.repo';
 import { WebhookTarget } from './webhooks/webhook.target';
 import { WebhooksService } from './webhooks/webhooks.service';
-import { RegistrationsRepo } from './webinars/registrations.repo';
-import { RegistrationsService } from './webinars/registrations.service';
+import { RegistrationsRepo } from './webinars/webinar-registrations.repo';
+import { RegistrationsService } from './webinars/webinar-registrations.service';
 
 /** Every repo and service of the domain, wired to one database and clock. */
 export interface Services {
@@ -78,6 +80,7 @@ export interface Services {
   tokens: SignedTokens;
   roomLinks: RoomLinks;
   rooms: RoomsService;
+  roomAccess: RoomAccess;
   embed: EmbedService;
   search: SearchService;
   ask: AskService;
@@ -173,37 +176,49 @@ export function createServices(
   events.subscribe(new TranscriptionTrigger(meetings, jobs));
   const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
-  const registrations = new RegistrationsService(new RegistrationsRepo(db), meetings, roomLinks, events, transaction, ids, clock);
-  const recordings = new RecordingsService(
-    new RecordingsRepo(db),
+  const registrations = new RegistrationsService({
+    repo: new RegistrationsRepo(db),
+    meetings,
+    links: roomLinks,
+    events,
+    transaction,
+    ids,
+    clock,
+  });
+  const recordings = new RecordingsService({
+    repo: new RecordingsRepo(db),
     meetings,
     events,
     transaction,
     ids,
     clock,
-    config.baseUrl,
-    recordingsDir(config.dataDir),
+    baseUrl: config.baseUrl,
+    recordingsDir: recordingsDir(config.dataDir),
     tokens,
-    config.recordingUrlTtlSeconds * 1000,
+    downloadUrlTtlMs: config.recordingUrlTtlSeconds * 1000,
     logger,
-  );
-  const rooms = new RoomsService(
+  });
+  const rooms = new RoomsService({
     meetings,
     participants,
-    registrations,
-    roomLinks,
-    embedTokens,
-    new ChatRepo(db),
-    new RemovalsRepo(db),
-    search,
-    tokens,
+    removals: new RemovalsRepo(db),
     transaction,
     ids,
     clock,
-    config.rooms,
+    settings: config.rooms,
     logger,
-    new RoomRecordings(recordings, logger),
-  );
+    chat: new RoomChat({ repo: new ChatRepo(db), meetings, search, transaction, ids, clock }),
+    recordings: new RoomRecordings(recordings, logger),
+  });
+  const roomAccess = new RoomAccess({
+    meetings,
+    links: roomLinks,
+    findRegistrant: (meetingId, registrationId) => registrations.findForWebinar(meetingId, registrationId),
+    embedTokens,
+    tokens,
+    clock,
+    settings: config.rooms,
+  });
   return {
     db,
     clock,
@@ -213,6 +228,7 @@ export function createServices(
     tokens,
     roomLinks,
     rooms,
+    roomAccess,
     embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
     ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),
@@ -223,7 +239,7 @@ export function createServices(
     participants,
     recordings,
     transcription: new TranscriptionService(meetings, recordings, jobs),
-    transcripts: new TranscriptsService(new TranscriptsRepo(db), meetings, events, search, transaction, clock),
+    transcripts: new TranscriptsService({ repo: new TranscriptsRepo(db), meetings, events, search, transaction, clock }),
     summaries: new SummariesService(new SummariesRepo(db), meetings, events, transaction, clock),
     registrations,
     idempotency: new IdempotencyService(transaction, new IdempotencyRepo(db), clock),
