@@ -1,5 +1,6 @@
 import type { MediaSource } from './protocol';
-import type { ReceiveStats, RoomSession } from './room-session';
+import type { ReceiveStats } from './receive-stats';
+import type { RoomSession } from './room-session';
 import type { RoomEvents } from './room-events';
 
 /**

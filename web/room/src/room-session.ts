@@ -1,14 +1,11 @@
-import { Device, type types } from 'mediasoup-client';
 import { Emitter } from './emitter';
 import { CredentialError, requestCredential } from './http-api';
 import { t } from './i18n';
-import { openCamera, openMicrophone } from './local-media';
+import { MediaLink } from './media-link';
 import type {
   ChatMessage,
-  ConsumerOptions,
   CredentialRequest,
   JoinCredential,
-  LeaveReason,
   MediaSource,
   PeerInfo,
   RoomMethod,
@@ -16,52 +13,10 @@ import type {
   RoomNotifications,
   RoomState,
   ServerNotificationFrame,
-  TransportOptions,
-  UnavailableReason,
-  WaitingPeer,
 } from './protocol';
+import type { ReceiveStats } from './receive-stats';
 import { RoomSocket } from './room-socket';
-
-/** Where the session is: connecting, in the waiting room, in the room, reconnecting after a drop, or out. */
-export type SessionPhase = 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'ended';
-
-/** A remote media track arriving or going, by peer and source. */
-export interface RemoteTrack {
-  consumerId: string;
-  peerId: string;
-  source: MediaSource;
-  kind: 'audio' | 'video';
-  track: MediaStreamTrack;
-  paused: boolean;
-  simulcast: boolean;
-}
-
-/** Why the session stopped: a leave reason from the service, or a failure the page must explain. */
-export type SessionEnd =
-  { kind: 'left'; reason: LeaveReason } | { kind: 'unavailable'; reason: UnavailableReason } | { kind: 'error'; message: string };
-
-/** What the session tells the UI. */
-export interface SessionEventMap {
-  phase: { phase: SessionPhase };
-  /** Entered (or re-entered after a reconnect) the room: the UI renders this state from scratch. */
-  joined: { state: RoomState };
-  peerJoined: { peer: PeerInfo };
-  peerLeft: { peerId: string; reason: LeaveReason };
-  peerUpdated: { peer: PeerInfo };
-  remoteTrack: RemoteTrack;
-  remoteTrackEnded: { consumerId: string };
-  remoteTrackPaused: { consumerId: string; paused: boolean };
-  /** A local source changed: its track (null when stopped) and whether it is sent muted. */
-  local: { source: MediaSource; track: MediaStreamTrack | null; muted: boolean };
-  activeSpeaker: { peerId: string | null };
-  chat: { message: ChatMessage };
-  participantCount: { count: number };
-  waiting: { peers: WaitingPeer[] };
-  recording: { active: boolean };
-  /** A request failed in a way the user should hear about. */
-  notice: { message: string };
-  ended: SessionEnd;
-}
+import type { SessionEnd, SessionEventMap, SessionPhase } from './session-events';
 
 /** How the page joins: who it is and what it brings from the pre-join screen. */
 export interface SessionOptions {
@@ -73,33 +28,13 @@ export interface SessionOptions {
   microphoneDeviceId?: string;
 }
 
-/** Receive-side statistics for tests and debugging, summed over the receive transport's inbound RTP streams. */
-export interface ReceiveStats {
-  peerId: string | null;
-  transportId: string | null;
-  audio: { bytesReceived: number; packetsReceived: number; streams: number };
-  video: { bytesReceived: number; framesDecoded: number; streams: number; frameWidth: number };
-}
-
-/** Camera simulcast: three layers, a quarter, half and full resolution. */
-const CAMERA_ENCODINGS: RTCRtpEncodingParameters[] = [
-  { scaleResolutionDownBy: 4, maxBitrate: 100_000 },
-  { scaleResolutionDownBy: 2, maxBitrate: 300_000 },
-  { scaleResolutionDownBy: 1, maxBitrate: 900_000 },
-];
-
 const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 3000];
 const RECONNECT_GIVE_UP_MS = 120_000;
 
-class Deferred<T> {
-  resolve!: (value: T) => void;
-  readonly promise = new Promise<T>((resolve) => (this.resolve = resolve));
-}
-
 /**
- * One participant's connection to a room: the signalling socket, the mediasoup-client Device, a send and
- * a receive transport, the local producers and the remote consumers. Survives socket drops (reconnects
- * with a fresh credential) and media server restarts (`mediaReset`).
+ * One participant's connection to a room: the signalling socket, the phases (connecting, waiting, joined,
+ * reconnecting, ended) and the room's state; the media (device, transports, producers, consumers) is its
+ * `MediaLink`. Survives socket drops (reconnects with a fresh credential) and media server restarts (`mediaReset`).
  */
 export class RoomSession {
   readonly events = new Emitter<SessionEventMap>();
@@ -109,22 +44,20 @@ export class RoomSession {
   readonly peers = new Map<string, PeerInfo>();
 
   private socket: RoomSocket | null = null;
-  private device: Device | null = null;
-  private sendTransport: types.Transport | null = null;
-  private recvTransport: types.Transport | null = null;
-  private recvReady = new Deferred<types.Transport>();
-  private epoch = 0;
-  private readonly producers = new Map<MediaSource, types.Producer>();
-  private readonly producing = new Set<MediaSource>();
-  private readonly consumers = new Map<string, types.Consumer>();
-  private readonly layers = new Map<string, number>();
-  private readonly tracks: Partial<Record<MediaSource, MediaStreamTrack>> = {};
-  private readonly muted: Record<MediaSource, boolean> = { microphone: false, camera: false, screen: false };
+  private readonly media: MediaLink;
   private reconnecting = false;
 
   constructor(private readonly options: SessionOptions) {
-    if (options.microphone) this.tracks.microphone = options.microphone;
-    if (options.camera) this.tracks.camera = options.camera;
+    this.media = new MediaLink({
+      request: (method, data) => this.request(method, data),
+      events: this.events,
+      iceServers: () => this.credential?.ice_servers ?? [],
+      isJoined: () => this.phase === 'joined',
+      camera: options.camera,
+      microphone: options.microphone,
+      cameraDeviceId: options.cameraDeviceId,
+      microphoneDeviceId: options.microphoneDeviceId,
+    });
   }
 
   /** The local peer's id in the room, once joined. */
@@ -134,17 +67,17 @@ export class RoomSession {
 
   /** The sources that have a producer in the room. */
   get sendingSources(): MediaSource[] {
-    return [...this.producers.keys()];
+    return this.media.sendingSources;
   }
 
   /** Whether a local source is live (a track that is not muted). */
   isOn(source: MediaSource): boolean {
-    return Boolean(this.tracks[source]) && !this.muted[source];
+    return this.media.isOn(source);
   }
 
   /** The live local track of `source`, or null when it is off (the waiting room previews the camera with it). */
   localTrack(source: MediaSource): MediaStreamTrack | null {
-    return this.isOn(source) ? (this.tracks[source] ?? null) : null;
+    return this.media.localTrack(source);
   }
 
   /** Gets a credential, connects and joins (or waits to be admitted). Rejects with `CredentialError` when refused. */
@@ -156,7 +89,7 @@ export class RoomSession {
   /** Gives up a session that failed to start: closes the socket without reconnecting; the caller keeps the tracks. */
   abort(): void {
     this.phase = 'ended';
-    this.resetMedia();
+    this.media.reset();
     this.socket?.close();
   }
 
@@ -197,147 +130,43 @@ export class RoomSession {
   }
 
   /** Turns the microphone on (opening it or unmuting) or off (muting: the producer is paused). */
-  async setMicrophone(on: boolean): Promise<void> {
-    const producer = this.producers.get('microphone');
-    if (!on) {
-      this.muted.microphone = true;
-      if (producer && !producer.paused) {
-        producer.pause();
-        await this.request('pauseProducer', { producerId: producer.id }).catch(() => undefined);
-      }
-      this.emitLocal('microphone');
-      return;
-    }
-    if (!this.tracks.microphone) this.tracks.microphone = await openMicrophone(this.options.microphoneDeviceId);
-    this.muted.microphone = false;
-    if (producer) {
-      producer.resume();
-      await this.request('resumeProducer', { producerId: producer.id }).catch(() => undefined);
-    } else if (this.sendTransport) {
-      await this.produce('microphone', this.epoch);
-    }
-    this.emitLocal('microphone');
+  setMicrophone(on: boolean): Promise<void> {
+    return this.media.setMicrophone(on);
   }
 
   /** Turns the camera on or off; off pauses the producer and releases the camera (its light goes out). */
-  async setCamera(on: boolean): Promise<void> {
-    const producer = this.producers.get('camera');
-    if (!on) {
-      this.muted.camera = true;
-      if (producer && !producer.paused) {
-        producer.pause();
-        await this.request('pauseProducer', { producerId: producer.id }).catch(() => undefined);
-      }
-      this.tracks.camera?.stop();
-      delete this.tracks.camera;
-      if (producer && !producer.closed) await producer.replaceTrack({ track: null }).catch(() => undefined);
-      this.emitLocal('camera');
-      return;
-    }
-    const track = await openCamera(this.options.cameraDeviceId);
-    this.tracks.camera = track;
-    this.muted.camera = false;
-    if (producer && !producer.closed) {
-      await producer.replaceTrack({ track });
-      producer.resume();
-      await this.request('resumeProducer', { producerId: producer.id }).catch(() => undefined);
-    } else if (this.sendTransport) {
-      await this.produce('camera', this.epoch);
-    }
-    this.emitLocal('camera');
+  setCamera(on: boolean): Promise<void> {
+    return this.media.setCamera(on);
   }
 
   /** Switches to another camera or microphone, keeping its on/off state. */
-  async switchDevice(source: 'camera' | 'microphone', deviceId: string): Promise<void> {
-    if (source === 'camera') this.options.cameraDeviceId = deviceId;
-    else this.options.microphoneDeviceId = deviceId;
-    const old = this.tracks[source];
-    if (!old || (source === 'camera' && this.muted.camera)) return;
-    const track = source === 'camera' ? await openCamera(deviceId) : await openMicrophone(deviceId);
-    this.tracks[source] = track;
-    const producer = this.producers.get(source);
-    if (producer && !producer.closed) await producer.replaceTrack({ track });
-    if (source === 'microphone' && this.muted.microphone) track.enabled = false;
-    old.stop();
-    this.emitLocal(source);
+  switchDevice(source: 'camera' | 'microphone', deviceId: string): Promise<void> {
+    return this.media.switchDevice(source, deviceId);
   }
 
   /** Starts sharing `track` (from getDisplayMedia); stopping it in the browser's own UI stops the share. */
-  async startScreen(track: MediaStreamTrack): Promise<void> {
-    this.tracks.screen = track;
-    this.muted.screen = false;
-    track.addEventListener('ended', () => void this.stopScreen());
-    if (this.sendTransport) await this.produce('screen', this.epoch);
-    this.emitLocal('screen');
+  startScreen(track: MediaStreamTrack): Promise<void> {
+    return this.media.startScreen(track);
   }
 
   /** Stops sharing the screen. */
-  async stopScreen(): Promise<void> {
-    const track = this.tracks.screen;
-    if (!track) return;
-    delete this.tracks.screen;
-    track.stop();
-    const producer = this.producers.get('screen');
-    this.producers.delete('screen');
-    this.emitLocal('screen');
-    if (producer) {
-      producer.close();
-      await this.request('closeProducer', { producerId: producer.id }).catch(() => undefined);
-    }
+  stopScreen(): Promise<void> {
+    return this.media.stopScreen();
   }
 
   /** Asks for the simulcast layer a tile of this size needs (sent only when it changes). */
   setLayer(consumerId: string, spatialLayer: number): void {
-    if (this.layers.get(consumerId) === spatialLayer || !this.consumers.has(consumerId)) return;
-    this.layers.set(consumerId, spatialLayer);
-    void this.request('setConsumerLayers', { consumerId, spatialLayer }).catch(() => this.layers.delete(consumerId));
+    this.media.setLayer(consumerId, spatialLayer);
   }
 
   /** Inbound RTP totals of the receive transport. */
-  async receiveStats(): Promise<ReceiveStats> {
-    const result: ReceiveStats = {
-      peerId: this.selfId,
-      transportId: this.recvTransport?.id ?? null,
-      audio: { bytesReceived: 0, packetsReceived: 0, streams: 0 },
-      video: { bytesReceived: 0, framesDecoded: 0, streams: 0, frameWidth: 0 },
-    };
-    const transport = this.recvTransport;
-    if (!transport || transport.closed) return result;
-    const report = await transport.getStats();
-    report.forEach(
-      (s: {
-        type: string;
-        mid?: string;
-        kind?: string;
-        bytesReceived?: number;
-        packetsReceived?: number;
-        framesDecoded?: number;
-        frameWidth?: number;
-      }) => {
-        // mediasoup's bandwidth probe arrives as a receiver of its own ("probator"): not media.
-        if (s.type !== 'inbound-rtp' || s.mid === 'probator') return;
-        if (s.kind === 'audio') {
-          result.audio.bytesReceived += s.bytesReceived ?? 0;
-          result.audio.packetsReceived += s.packetsReceived ?? 0;
-          result.audio.streams++;
-        } else if (s.kind === 'video') {
-          result.video.bytesReceived += s.bytesReceived ?? 0;
-          result.video.framesDecoded += s.framesDecoded ?? 0;
-          result.video.frameWidth = Math.max(result.video.frameWidth, s.frameWidth ?? 0);
-          result.video.streams++;
-        }
-      },
-    );
-    return result;
+  receiveStats(): Promise<ReceiveStats> {
+    return this.media.receiveStats(this.selfId);
   }
 
   private setPhase(phase: SessionPhase): void {
     this.phase = phase;
     this.events.emit('phase', { phase });
-  }
-
-  private emitLocal(source: MediaSource): void {
-    this.events.emit('local', { source, track: this.tracks[source] ?? null, muted: this.muted[source] });
   }
 
   private request<M extends RoomMethod>(method: M, data: RoomMethods[M]['data']): Promise<RoomMethods[M]['result']> {
@@ -359,13 +188,12 @@ export class RoomSession {
     };
     const { rtpCapabilities } = await socket.request('getRouterRtpCapabilities', {});
     // A new socket may reach a new router: load a fresh device for it.
-    this.device = new Device();
-    await this.device.load({ routerRtpCapabilities: rtpCapabilities as types.RtpCapabilities });
+    await this.media.load(rtpCapabilities);
     await this.join();
   }
 
   private async join(): Promise<void> {
-    const result = await this.request('join', { rtpCapabilities: this.device!.rtpCapabilities });
+    const result = await this.request('join', { rtpCapabilities: this.media.rtpCapabilities });
     if (result.status === 'waiting') {
       this.setPhase('waiting');
       return;
@@ -374,136 +202,28 @@ export class RoomSession {
   }
 
   private enter(state: RoomState): void {
-    const epoch = this.resetMedia();
+    const epoch = this.media.reset();
     this.state = state;
     this.peers.clear();
     for (const peer of state.peers) this.peers.set(peer.id, peer);
     this.setPhase('joined');
     this.events.emit('joined', { state });
-    for (const source of ['microphone', 'camera', 'screen'] as const) if (this.tracks[source]) this.emitLocal(source);
-    void this.setUpMedia(epoch);
-  }
-
-  /** Closes transports, producers and consumers (keeping the local tracks) and starts a new media epoch. */
-  private resetMedia(): number {
-    this.epoch++;
-    this.sendTransport?.close();
-    this.recvTransport?.close();
-    this.sendTransport = null;
-    this.recvTransport = null;
-    this.recvReady = new Deferred();
-    this.producers.clear();
-    for (const id of this.consumers.keys()) this.events.emit('remoteTrackEnded', { consumerId: id });
-    this.consumers.clear();
-    this.layers.clear();
-    return this.epoch;
-  }
-
-  private async setUpMedia(epoch: number): Promise<void> {
-    try {
-      const recv = await this.request('createTransport', { direction: 'recv' });
-      if (epoch !== this.epoch) return;
-      this.recvTransport = this.createTransport('recv', recv);
-      this.recvReady.resolve(this.recvTransport);
-      if (!this.state?.canSendMedia) return;
-      const send = await this.request('createTransport', { direction: 'send' });
-      if (epoch !== this.epoch) return;
-      this.sendTransport = this.createTransport('send', send);
-      for (const source of ['microphone', 'camera', 'screen'] as const) {
-        if (this.tracks[source] && epoch === this.epoch) await this.produce(source, epoch);
-      }
-    } catch (err) {
-      if (epoch === this.epoch && this.phase === 'joined')
-        this.events.emit('notice', { message: t('error.mediaSetup', { error: String(err) }) });
-    }
-  }
-
-  private createTransport(direction: 'send' | 'recv', options: TransportOptions): types.Transport {
-    const params: types.TransportOptions = {
-      id: options.id,
-      iceParameters: options.iceParameters as types.IceParameters,
-      iceCandidates: options.iceCandidates as types.IceCandidate[],
-      dtlsParameters: options.dtlsParameters as types.DtlsParameters,
-      iceServers: this.credential?.ice_servers ?? [],
-    };
-    const transport = direction === 'send' ? this.device!.createSendTransport(params) : this.device!.createRecvTransport(params);
-    transport.on('connect', ({ dtlsParameters }, callback, errback) => {
-      this.request('connectTransport', { transportId: transport.id, dtlsParameters }).then(() => callback(), errback);
-    });
-    if (direction === 'send') {
-      transport.on('produce', ({ kind, rtpParameters, appData }, callback, errback) => {
-        const source = appData.source as MediaSource;
-        this.request('produce', { transportId: transport.id, kind, rtpParameters, source, paused: Boolean(appData.paused) }).then(
-          ({ producerId }) => callback({ id: producerId }),
-          errback,
-        );
-      });
-    }
-    transport.on('connectionstatechange', (state) => {
-      if (state !== 'failed' || transport.closed) return;
-      this.request('restartIce', { transportId: transport.id }).then(
-        ({ iceParameters }) => transport.restartIce({ iceParameters: iceParameters as types.IceParameters }),
-        () => undefined,
-      );
-    });
-    return transport;
-  }
-
-  private async produce(source: MediaSource, epoch: number): Promise<void> {
-    const track = this.tracks[source];
-    const transport = this.sendTransport;
-    if (!track || !transport || this.producers.has(source) || this.producing.has(source)) return;
-    this.producing.add(source);
-    try {
-      await this.produceOn(transport, source, track, epoch);
-    } finally {
-      this.producing.delete(source);
-    }
-  }
-
-  private async produceOn(transport: types.Transport, source: MediaSource, track: MediaStreamTrack, epoch: number): Promise<void> {
-    const paused = this.muted[source];
-    const options: types.ProducerOptions = { track, stopTracks: false, appData: { source, paused } };
-    if (source === 'camera') {
-      options.encodings = CAMERA_ENCODINGS;
-      options.codecOptions = { videoGoogleStartBitrate: 1000 };
-    } else if (source === 'microphone') {
-      options.codecOptions = { opusFec: true, opusDtx: true };
-    }
-    const producer = await transport.produce(options);
-    if (epoch !== this.epoch || this.tracks[source] !== track) {
-      producer.close();
-      if (epoch === this.epoch) void this.request('closeProducer', { producerId: producer.id }).catch(() => undefined);
-      return;
-    }
-    this.producers.set(source, producer);
-    if (this.muted[source]) {
-      producer.pause();
-      // Muted while the producer was being created: the service still thinks it is live.
-      if (!paused) void this.request('pauseProducer', { producerId: producer.id }).catch(() => undefined);
-    }
+    this.media.start(epoch, state.canSendMedia);
   }
 
   private onNotification(frame: ServerNotificationFrame): void {
     const n = frame as { [K in keyof RoomNotifications]: { notification: K; data: RoomNotifications[K] } }[keyof RoomNotifications];
     switch (n.notification) {
       case 'newConsumer':
-        void this.consume(n.data);
+        void this.media.consume(n.data);
         return;
       case 'consumerClosed':
-        this.dropConsumer(n.data.consumerId);
+        this.media.dropConsumer(n.data.consumerId);
         return;
       case 'consumerPaused':
-      case 'consumerResumed': {
-        const consumer = this.consumers.get(n.data.consumerId);
-        const paused = n.notification === 'consumerPaused';
-        if (consumer && !consumer.closed) {
-          if (paused) consumer.pause();
-          else consumer.resume();
-        }
-        this.events.emit('remoteTrackPaused', { consumerId: n.data.consumerId, paused });
+      case 'consumerResumed':
+        this.media.pauseConsumer(n.data.consumerId, n.notification === 'consumerPaused');
         return;
-      }
       case 'peerJoined':
         this.peers.set(n.data.peer.id, n.data.peer);
         this.events.emit('peerJoined', n.data);
@@ -538,12 +258,9 @@ export class RoomSession {
         if (this.state) this.state.recording = n.data.active;
         this.events.emit('recording', n.data);
         return;
-      case 'mediaReset': {
-        if (this.phase !== 'joined') return;
-        const epoch = this.resetMedia();
-        void this.setUpMedia(epoch);
+      case 'mediaReset':
+        if (this.phase === 'joined') this.media.restart(this.state?.canSendMedia ?? false);
         return;
-      }
       case 'left':
         this.finish({ kind: 'left', reason: n.data.reason });
         return;
@@ -553,52 +270,10 @@ export class RoomSession {
     }
   }
 
-  private async consume(options: ConsumerOptions): Promise<void> {
-    const transport = await this.recvReady.promise;
-    if (transport.closed) return;
-    let consumer: types.Consumer;
-    try {
-      consumer = await transport.consume({
-        id: options.id,
-        producerId: options.producerId,
-        kind: options.kind,
-        rtpParameters: options.rtpParameters as types.RtpParameters,
-        appData: { peerId: options.peerId, source: options.source },
-      });
-    } catch (err) {
-      if (transport.closed) return;
-      // eslint-disable-next-line no-console -- a real failure, worth the browser console
-      console.warn('consume failed', options, err);
-      this.events.emit('notice', { message: t(`error.receive.${options.source}`, { error: String(err) }) });
-      return;
-    }
-    if (transport.closed) return;
-    this.consumers.set(consumer.id, consumer);
-    if (options.producerPaused) consumer.pause();
-    this.events.emit('remoteTrack', {
-      consumerId: consumer.id,
-      peerId: options.peerId,
-      source: options.source,
-      kind: options.kind,
-      track: consumer.track,
-      paused: options.producerPaused,
-      simulcast: options.type === 'simulcast',
-    });
-    await this.request('resumeConsumer', { consumerId: consumer.id }).catch(() => undefined);
-  }
-
-  private dropConsumer(consumerId: string): void {
-    const consumer = this.consumers.get(consumerId);
-    this.consumers.delete(consumerId);
-    this.layers.delete(consumerId);
-    consumer?.close();
-    this.events.emit('remoteTrackEnded', { consumerId });
-  }
-
   private onSocketLost(): void {
     if (this.phase === 'ended' || this.reconnecting) return;
     this.reconnecting = true;
-    this.resetMedia();
+    this.media.reset();
     this.setPhase('reconnecting');
     void this.reconnect().finally(() => (this.reconnecting = false));
   }
@@ -637,11 +312,7 @@ export class RoomSession {
   private finish(end: SessionEnd): void {
     if (this.phase === 'ended') return;
     this.setPhase('ended');
-    this.resetMedia();
-    for (const source of ['microphone', 'camera', 'screen'] as const) {
-      this.tracks[source]?.stop();
-      delete this.tracks[source];
-    }
+    this.media.close();
     this.socket?.close();
     this.events.emit('ended', end);
   }

@@ -1,7 +1,7 @@
 import { h } from '../dom';
 import { t } from '../i18n';
 import type { UnavailableReason } from '../protocol';
-import type { SessionEnd } from '../room-session';
+import type { SessionEnd } from '../session-events';
 
 /** A centred card with a heading, a sentence and optional actions. */
 function card(testId: string, title: string, text: string, ...actions: HTMLElement[]): HTMLElement {

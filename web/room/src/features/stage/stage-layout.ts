@@ -22,19 +22,3 @@ export function saveLayout(layout: StageLayout): void {
     // Not remembered: the choice still holds for this call.
   }
 }
-
-/**
- * The peer shown large in the speaker layout: the active speaker unless it is yourself, else whoever was shown,
- * else the first other person; yourself only when alone.
- */
-export function featuredPeer(
-  peerIds: readonly string[],
-  selfId: string | null,
-  activeSpeaker: string | null,
-  shown: string | null,
-): string | null {
-  const others = peerIds.filter((id) => id !== selfId);
-  if (activeSpeaker && others.includes(activeSpeaker)) return activeSpeaker;
-  if (shown && others.includes(shown)) return shown;
-  return others[0] ?? (selfId && peerIds.includes(selfId) ? selfId : null);
-}

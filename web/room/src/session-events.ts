@@ -1,0 +1,42 @@
+import type { ChatMessage, LeaveReason, MediaSource, PeerInfo, RoomState, UnavailableReason, WaitingPeer } from './protocol';
+
+/** Where the session is: connecting, in the waiting room, in the room, reconnecting after a drop, or out. */
+export type SessionPhase = 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'ended';
+
+/** A remote media track arriving or going, by peer and source. */
+export interface RemoteTrack {
+  consumerId: string;
+  peerId: string;
+  source: MediaSource;
+  kind: 'audio' | 'video';
+  track: MediaStreamTrack;
+  paused: boolean;
+  simulcast: boolean;
+}
+
+/** Why the session stopped: a leave reason from the service, or a failure the page must explain. */
+export type SessionEnd =
+  { kind: 'left'; reason: LeaveReason } | { kind: 'unavailable'; reason: UnavailableReason } | { kind: 'error'; message: string };
+
+/** What the session tells the UI. */
+export interface SessionEventMap {
+  phase: { phase: SessionPhase };
+  /** Entered (or re-entered after a reconnect) the room: the UI renders this state from scratch. */
+  joined: { state: RoomState };
+  peerJoined: { peer: PeerInfo };
+  peerLeft: { peerId: string; reason: LeaveReason };
+  peerUpdated: { peer: PeerInfo };
+  remoteTrack: RemoteTrack;
+  remoteTrackEnded: { consumerId: string };
+  remoteTrackPaused: { consumerId: string; paused: boolean };
+  /** A local source changed: its track (null when stopped) and whether it is sent muted. */
+  local: { source: MediaSource; track: MediaStreamTrack | null; muted: boolean };
+  activeSpeaker: { peerId: string | null };
+  chat: { message: ChatMessage };
+  participantCount: { count: number };
+  waiting: { peers: WaitingPeer[] };
+  recording: { active: boolean };
+  /** A request failed in a way the user should hear about. */
+  notice: { message: string };
+  ended: SessionEnd;
+}
