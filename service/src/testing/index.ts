@@ -3,6 +3,7 @@ export * from './core';
 export * from './dashboard-client';
 export * from './corpus';
 export * from './fake-chat';
+export * from './fake-room-media';
 export * from './fake-llm';
 export * from './fixtures';
 export * from './harness';

@@ -1,3 +1,4 @@
+/** The rooms on a real mediasoup worker, through the room socket (Room and RoomsService on fake media: room.test.ts, rooms.service.test.ts). */
 import { createHmac } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
