@@ -138,6 +138,18 @@ describe('RoomsService on fake media', () => {
     t.services.rooms.leave(guest.session, 'left');
   });
 
+  it('gives a person who reconnects while alone in the room a room that still works', async () => {
+    const m = meeting();
+    const host = await connect(m, 'host');
+    join(host.session);
+    const replacement = await t.services.rooms.connect(host.session.peer.admission, socket());
+    expect(host.session.peer.state).toBe('left');
+    expect(replacement.room.closed).toBe(false);
+    expect(join(replacement)).toMatchObject({ status: 'joined', state: { participantCount: 1 } });
+    await expect(replacement.room.media.createTransport(replacement.peer.id, 'send')).resolves.toMatchObject({ id: expect.any(String) });
+    t.services.rooms.leave(replacement, 'left');
+  });
+
   it('removes everyone with meeting-ended when the meeting ends, and closes the room', async () => {
     const m = meeting();
     const host = await connect(m, 'host');

@@ -82,9 +82,14 @@ export class RoomsService {
   /** Connects an admitted peer to its meeting's room (created on first use); a second connection of the same identity replaces the first. */
   async connect(admission: Admission, connection: PeerConnection): Promise<PeerInRoom> {
     if (this.closing) throw new AppError('conflict', 'The service is stopping; reconnect in a moment');
-    const room = await this.roomFor(this.meetings.findAnywhere(admission.meetingId));
+    const meeting = this.meetings.findAnywhere(admission.meetingId);
+    let room = await this.roomFor(meeting);
     const previous = room.peerWithIdentity(admission.identity);
-    if (previous) this.leave({ room, peer: previous }, 'replaced');
+    if (previous) {
+      this.leave({ room, peer: previous }, 'replaced');
+      // The replaced connection was the last one: its leaving closed the room, so the person gets a new one.
+      if (room.closed) room = await this.roomFor(meeting);
+    }
     const peer = new Peer(this.ids.next('peer'), admission, connection, this.clock.now());
     room.attach(peer);
     return { room, peer };
