@@ -56,7 +56,7 @@ import { SummarizeJob } from './summaries/summarize.job';
 import { Summarizer } from './summaries/summarizer';
 import { ChatTarget } from './integrations/chat.target';
 import type { ProjectDatabase } from './project/project.database';
-import { ProjectTarget } from './project/project.target';
+import { ProjectTarget } from './integrations/project.target';
 import { IntegrationsRepo } from './integrations/integrations.repo';
 import { IntegrationsService } from './integrations/integrations.service';
 import { SlackOAuthRepo } from './integrations/slack-oauth.repo';

@@ -8,8 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findOnPath, type Config } from '../config';
 import { recordingUnavailableReason } from '../media/recorder';
-import { ProjectDatabase } from '../project/project.database';
-import { openProjectDriver } from '../project/project.driver';
+import { openProjectDriver, ProjectDatabase } from '../project/project.database';
 import { TABLES_RLS_SQL, tablesOf, type TableRls } from '../project/project.rls';
 import { localSqlPath, sendLocalSql } from '../project/project.socket';
 

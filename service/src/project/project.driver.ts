@@ -37,20 +37,3 @@ export function quoteLiteral(value: string): string {
   const quoted = `'${value.replace(/'/g, "''")}'`;
   return value.includes('\\') ? ` E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }
-
-/** Where the project database lives. */
-export interface ProjectDriverOptions {
-  /** A postgres:// URL, or undefined for the embedded database. */
-  databaseUrl: string | undefined;
-  /** The embedded database's directory. */
-  dataDir: string;
-}
-
-/** Opens the driver the configuration names. */
-export async function openProjectDriver(opts: ProjectDriverOptions): Promise<ProjectDriver> {
-  // Each driver's module is loaded when it is first opened, so an idle service holds neither pg nor PGlite.
-  /* eslint-disable @typescript-eslint/no-require-imports -- a lazy require: the build is CommonJS, and import() would load it as ESM */
-  if (opts.databaseUrl) return (require('./pg.driver') as typeof import('./pg.driver')).openPgDriver(opts.databaseUrl);
-  return (require('./pglite.driver') as typeof import('./pglite.driver')).openPgliteDriver(opts.dataDir);
-  /* eslint-enable @typescript-eslint/no-require-imports */
-}

@@ -1,8 +1,8 @@
-import type { IntegrationsRepo } from '../integrations/integrations.repo';
+import type { IntegrationsRepo } from './integrations.repo';
 import type { ClaimedDelivery } from '../outbox/deliveries.repo';
 import { failedBeforeSending, type SendResult } from '../outbox/destination';
-import type { ProjectDatabase } from './project.database';
-import { IntegrationTarget } from '../integrations/integration.target';
+import type { ProjectDatabase } from '../project/project.database';
+import { IntegrationTarget } from './integration.target';
 
 /**
  * The table events go to. Created with row-level security on and no policy: only service_role (and the
