@@ -6,9 +6,11 @@ import { requireKey } from '../http/auth';
 import { authenticate } from '../identity/identity.routes';
 import { jsonBody } from '../http/body';
 import { rateLimit, type RateLimiter } from '../http/rate-limit';
-import type { Services } from '../services';
+import type { IdentityService } from '../identity/identity.service';
+import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
 import type { McpCatalog } from './mcp.server';
+import type { McpServices } from './mcp.tool';
 
 /** The version the MCP server reports in initialize. */
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -16,7 +18,8 @@ export const MCP_SERVER_VERSION = '0.1.0';
 /** What the MCP endpoint needs: the services, the base URL (for the allowed hosts), and the REST API's rate limiter, so a key has one budget. */
 export interface McpEndpointDeps {
   config: Config;
-  services: Services;
+  /** The tools' services, and the identity and clock that authenticate and rate-limit the caller. */
+  services: McpServices & { identity: IdentityService; clock: Clock };
   logger: Logger;
   limiter: RateLimiter;
 }

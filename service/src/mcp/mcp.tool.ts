@@ -1,12 +1,25 @@
 import type { Principal } from '../identity/identity.service';
 import type { Scope } from '../keys/scopes';
-import type { Services } from '../services';
+import type { AskService } from '../search/ask.service';
+import type { SearchService } from '../search/search.service';
+import type { MeetingsService } from '../meetings/meetings.service';
+import type { SummariesService } from '../summaries/summaries.service';
+import type { TranscriptsService } from '../transcripts/transcripts.service';
 import type { JsonSchema } from '../shared/validation';
 
-/** What a tool or resource may use: the caller and the domain services (the same ones the REST API calls). */
+/** The domain services the tools and resources use (the same ones the REST API calls). */
+export interface McpServices {
+  meetings: MeetingsService;
+  transcripts: TranscriptsService;
+  summaries: SummariesService;
+  search: SearchService;
+  ask: AskService;
+}
+
+/** What a tool or resource may use: the caller and the domain services. */
 export interface McpContext {
   principal: Principal;
-  services: Pick<Services, 'meetings' | 'transcripts' | 'summaries' | 'search' | 'ask'>;
+  services: McpServices;
 }
 
 /** A tool's answer: `structured` matches its output schema; `text` is what a model reads (the JSON of `structured` when absent). */
