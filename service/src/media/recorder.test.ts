@@ -14,7 +14,8 @@ import {
 } from '@svc/service/testing';
 import type { Peer } from '../rooms/peer';
 import type { Room } from '../rooms/room';
-import { recordingUnavailableReason, sdpOf } from './recorder';
+import { sdpOf } from './ffmpeg';
+import { recordingUnavailableReason } from './recorder';
 
 let t: TestServer;
 let key: string;

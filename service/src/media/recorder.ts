@@ -19,6 +19,7 @@ import type { types } from 'mediasoup';
 import type { MediaRecording, RecordedMedia, TrackOwner } from '../rooms/room-media.interface';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { freePortPair, LOOPBACK, probeRecordedFile, sdpOf, waitForBoundPort, type SdpSlot } from './ffmpeg';
 
 /** How a recorder runs; every field has a default. */
 export interface RecorderOptions {
@@ -42,18 +43,13 @@ export interface RecordableProducer {
   owner?: TrackOwner;
 }
 
-interface Slot {
-  kind: 'audio' | 'video';
-  port: number;
-  payloadType: number;
-  rtpmap: string;
+interface Slot extends SdpSlot {
   producerId?: string;
   owner?: TrackOwner | null;
   transport?: types.PlainTransport;
   consumer?: types.Consumer;
 }
 
-const LOOPBACK = '127.0.0.1';
 /** ffmpeg's RTP input gives up after 10 s without a packet; an RTCP receiver report every few seconds keeps it reading through silence. */
 const KEEPALIVE_MS = 2_000;
 /** While stopping, ffmpeg gets a silent packet this often so it sees the SIGINT. */
@@ -61,7 +57,6 @@ const STOP_WAKE_MS = 50;
 const WAKE_SSRC = 0x5ec0de;
 /** Keyframe requests after a video consumer starts: the file needs one first, and the first may be lost while ffmpeg probes. */
 const KEYFRAME_RETRIES_MS = [0, 1_000, 3_000];
-const PORT_WAIT_MS = 5_000;
 
 const toolsChecked = new Map<string, string | null>();
 
@@ -326,29 +321,10 @@ export class RoomRecorder implements MediaRecording {
 
   private async measure(): Promise<RecordedMedia> {
     await fs.promises.rm(`${this.filePath}.sdp`, { force: true });
-    const stat = await fs.promises.stat(this.filePath).catch(() => null);
-    if (!stat || stat.size === 0)
-      throw new AppError('internal_error', `ffmpeg wrote no file: ${this.stderrTail.trim() || 'no media arrived'}`);
-    const probe = spawnSync(
-      this.opts.ffprobe,
-      ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', this.filePath],
-      {
-        encoding: 'utf8',
-      },
-    );
-    const info = probe.status === 0 ? (JSON.parse(probe.stdout) as ProbeInfo) : null;
-    const duration = Number(info?.format?.duration);
-    if (!info || !Number.isFinite(duration) || duration <= 0) {
-      throw new AppError('internal_error', `The recorded file is unreadable: ${probe.stderr?.trim() || 'no duration'}`);
-    }
-    const streams = info.streams ?? [];
+    const file = await probeRecordedFile(this.opts.ffprobe, this.filePath, this.stderrTail);
     return {
-      sizeBytes: stat.size,
-      // Whole seconds, as the API reports them.
-      durationSeconds: Math.max(1, Math.round(duration)),
+      ...file,
       contentType: 'video/webm',
-      audioTracks: streams.filter((s) => s.codec_type === 'audio').length,
-      videoTracks: streams.filter((s) => s.codec_type === 'video').length,
       // The file's audio streams are the SDP's audio m-lines in order, i.e. the audio slots.
       audioTrackOwners: this.slots.filter((slot) => slot.kind === 'audio').map((slot) => slot.owner ?? null),
     };
@@ -367,56 +343,6 @@ export class RoomRecorder implements MediaRecording {
   }
 }
 
-interface ProbeInfo {
-  format?: { duration?: string };
-  streams?: { codec_type?: string }[];
-}
-
 function isVp8(producer: types.Producer): boolean {
   return producer.rtpParameters.codecs.some((c) => c.mimeType.toLowerCase() === 'video/vp8');
-}
-
-/** The SDP ffmpeg reads: one m-line per slot, each on its own port (RTCP on port+1). */
-export function sdpOf(slots: Pick<Slot, 'kind' | 'port' | 'payloadType' | 'rtpmap'>[]): string {
-  const lines = ['v=0', `o=- 0 0 IN IP4 ${LOOPBACK}`, 's=svc recording', `c=IN IP4 ${LOOPBACK}`, 't=0 0'];
-  for (const slot of slots) {
-    lines.push(`m=${slot.kind} ${slot.port} RTP/AVP ${slot.payloadType}`, `a=rtpmap:${slot.payloadType} ${slot.rtpmap}`, 'a=recvonly');
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-async function bindable(port: number): Promise<boolean> {
-  const socket = createSocket('udp4');
-  try {
-    socket.bind(port, LOOPBACK);
-    await once(socket, 'listening');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    socket.close();
-  }
-}
-
-/** An even ephemeral loopback port whose successor is free too (ffmpeg binds RTP on it and RTCP on port+1). */
-async function freePortPair(): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const socket = createSocket('udp4');
-    socket.bind(0, LOOPBACK);
-    await once(socket, 'listening');
-    const port = socket.address().port;
-    socket.close();
-    if (port % 2 === 0 && port < 65_535 && (await bindable(port)) && (await bindable(port + 1))) return port;
-  }
-  throw new AppError('internal_error', 'No free pair of UDP ports on the loopback interface for the recorder');
-}
-
-/** Waits until ffmpeg has bound `port` (our own bind then fails), so no early RTP is lost. */
-async function waitForBoundPort(port: number): Promise<void> {
-  const giveUpAt = Date.now() + PORT_WAIT_MS;
-  while (Date.now() < giveUpAt) {
-    if (!(await bindable(port))) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new AppError('internal_error', `ffmpeg did not open its RTP port ${port} within ${PORT_WAIT_MS} ms`);
 }
