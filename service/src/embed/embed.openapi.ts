@@ -1,4 +1,4 @@
-import { bodyErrors, conflict, errors, idParam, json, notFound, op, ref, type OpenApiFragment } from '../openapi/openapi.parts';
+import { bodyErrors, conflict, errors, idParam, json, notFound, op, ref, type OpenApiFragment } from '../shared/openapi.parts';
 import { createEmbedTokenSchema, embedOriginsSchema, embedTokenSchema } from './embed.schemas';
 
 /** The embed part of the OpenAPI document. */

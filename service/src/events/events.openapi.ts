@@ -1,4 +1,4 @@
-import { ref, json, feedDescription, feedParams, slugParam, errors, badRequest, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { ref, json, feedDescription, feedParams, slugParam, errors, badRequest, op, type OpenApiFragment } from '../shared/openapi.parts';
 import { EVENT_SCOPES, EVENT_TYPES } from './event-types';
 
 /** The events part of the OpenAPI document. */

@@ -1,4 +1,4 @@
-import { ref, json, errors, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { ref, json, errors, op, type OpenApiFragment } from '../shared/openapi.parts';
 import { SCOPES } from '../keys/scopes';
 
 /** The identity part of the OpenAPI document. */

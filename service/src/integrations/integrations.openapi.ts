@@ -11,7 +11,7 @@ import {
   bodyErrors,
   op,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 import { deliverySchema } from '../outbox/deliveries.schemas';
 import { createIntegrationSchema, integrationSchema, updateIntegrationSchema } from './integrations.schemas';
 

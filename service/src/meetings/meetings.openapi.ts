@@ -12,7 +12,7 @@ import {
   bodyErrors,
   op,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 import { createMeetingSchema, meetingSchema, reopenMeetingSchema, updateMeetingSchema } from './meetings.schemas';
 
 /** The meetings part of the OpenAPI document. */

@@ -1,4 +1,4 @@
-import { json, page, idParam, pageParams, errors, badRequest, notFound, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { json, page, idParam, pageParams, errors, badRequest, notFound, op, type OpenApiFragment } from '../shared/openapi.parts';
 
 /** The participants part of the OpenAPI document. */
 export const participantsOpenApi: OpenApiFragment = {

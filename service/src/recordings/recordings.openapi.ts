@@ -10,7 +10,7 @@ import {
   op,
   problem,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 
 /** A recording's bytes, as the download answers them (whole or a range). */
 const WEBM_FILE = {

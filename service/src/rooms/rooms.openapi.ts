@@ -11,7 +11,7 @@ import {
   pageParams,
   ref,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 import { createHostLinkSchema, hostLinkSchema } from './rooms.schemas';
 
 /** The rooms part of the OpenAPI document. */

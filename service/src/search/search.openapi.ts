@@ -1,4 +1,4 @@
-import { badRequest, errors, json, notFound, op, page, type OpenApiFragment } from '../openapi/openapi.parts';
+import { badRequest, errors, json, notFound, op, page, type OpenApiFragment } from '../shared/openapi.parts';
 
 /** The search part of the OpenAPI document. */
 export const searchOpenApi: OpenApiFragment = {

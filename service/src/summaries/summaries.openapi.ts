@@ -1,4 +1,4 @@
-import { ref, json, idParam, errors, notFound, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { ref, json, idParam, errors, notFound, op, type OpenApiFragment } from '../shared/openapi.parts';
 
 /** The summaries part of the OpenAPI document. */
 export const summariesOpenApi: OpenApiFragment = {

@@ -1,4 +1,4 @@
-import { ref, json, idParam, errors, notFound, conflict, op, type OpenApiFragment } from '../openapi/openapi.parts';
+import { ref, json, idParam, errors, notFound, conflict, op, type OpenApiFragment } from '../shared/openapi.parts';
 
 /** The transcripts part of the OpenAPI document. */
 export const transcriptsOpenApi: OpenApiFragment = {

@@ -12,7 +12,7 @@ import {
   bodyErrors,
   op,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 import { createEndpointSchema, endpointSchema, updateEndpointSchema } from './webhooks.schemas';
 import { deliverySchema } from '../outbox/deliveries.schemas';
 

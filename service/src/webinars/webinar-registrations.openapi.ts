@@ -11,7 +11,7 @@ import {
   pageParams,
   badRequest,
   type OpenApiFragment,
-} from '../openapi/openapi.parts';
+} from '../shared/openapi.parts';
 import { createRegistrationSchema, registrationSchema } from './webinar-registrations.schemas';
 
 /** The webinar registrations part of the OpenAPI document. */

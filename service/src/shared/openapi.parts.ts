@@ -1,5 +1,4 @@
-import type { Scope } from '../keys/scopes';
-import type { JsonSchema } from '../shared/validation';
+import type { JsonSchema } from './validation';
 
 /** An OpenAPI operation object. */
 export type Operation = Record<string, unknown>;
@@ -87,7 +86,7 @@ export const endpointIdParam = {
 
 /** Errors every authenticated operation can answer, plus the ones it adds. */
 /** The error answers every operation may give (401, 403 when a scope is needed, 429), plus `extra`. */
-export function errors(scope: Scope | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function errors(scope: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     '401': problem('Missing, malformed, unknown, expired or revoked API key (`unauthorized`).'),
     ...(scope ? { '403': problem(`The key lacks the \`${scope}\` scope (\`insufficient_scope\`, with \`required_scope\`).`) } : {}),
@@ -114,7 +113,7 @@ export const bodyErrors = {
 };
 
 /** An operation needing `scope` (null: any valid key). */
-export function op(scope: Scope | null, fields: Operation): Operation {
+export function op(scope: string | null, fields: Operation): Operation {
   return { security: [{ bearerAuth: scope ? [scope] : [] }], ...fields };
 }
 
