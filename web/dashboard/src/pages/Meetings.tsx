@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { api, ApiError, type FieldProblem, type Page, type Session } from '../api';
+import type { Meeting } from '../api-types';
 import { Link, navigate } from '../router';
 import { Badge, Button, ErrorNotice, FieldError, Section, useAction, Table, useLoad } from '../ui';
-import { meetingTimes, STATUS_TONE, viewerZone, wallClock, zonedDateTime, type Meeting } from './meeting-types';
+import { meetingTimes, STATUS_TONE, viewerZone, wallClock, zonedDateTime } from './meeting-types';
 
 const FILTERS = ['all', 'scheduled', 'live', 'ended', 'cancelled'] as const;
 const PAGE_SIZE = 20;

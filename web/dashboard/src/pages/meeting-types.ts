@@ -1,31 +1,3 @@
-/** A meeting's settings as the API returns them (fields the API adds later are kept when a form sends them back). */
-export interface MeetingSettings {
-  waiting_room: boolean;
-  transcription_auto: boolean;
-  [more: string]: unknown;
-}
-
-/** A meeting as the API returns it. */
-export interface Meeting {
-  id: string;
-  code: string;
-  title: string;
-  kind: 'meeting' | 'webinar';
-  slug: string | null;
-  scheduled_at: string;
-  duration_minutes: number;
-  /** The IANA zone it was planned in; null for meetings created without one. */
-  time_zone: string | null;
-  settings: MeetingSettings;
-  status: 'scheduled' | 'live' | 'ended' | 'cancelled';
-  join_url: string;
-  organization_id: string;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-}
-
 /** The badge tone of each meeting status. */
 export const STATUS_TONE = { scheduled: 'info', live: 'ok', ended: 'muted', cancelled: 'bad' } as const;
 

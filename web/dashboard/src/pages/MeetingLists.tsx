@@ -1,0 +1,93 @@
+import { api, type Page } from '../api';
+import type { Participant, Recording, Registration } from '../api-types';
+import { Badge, ErrorNotice, formatDuration, Section, Table, useLoad, when } from '../ui';
+
+/** Who joined the meeting, with when they joined and left. */
+export function Participants({ meetingId }: { meetingId: string }) {
+  const list = useLoad(() => api<Page<Participant>>('GET', `/v1/meetings/${meetingId}/participants?limit=100`), [meetingId]);
+  return (
+    <Section title="Participants">
+      <ErrorNotice error={list.error} />
+      {list.data?.data.length === 0 && <p className="empty">Nobody has joined yet.</p>}
+      {list.data && list.data.data.length > 0 && (
+        <Table headers={['Name', 'Role', 'Joined', 'Left']}>
+          {list.data.data.map((p) => (
+            <tr key={p.id}>
+              <td>{p.name}</td>
+              <td>{p.role}</td>
+              <td>{when(p.joined_at)}</td>
+              <td>{p.left_at ? when(p.left_at) : <Badge tone="ok">in the room</Badge>}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Section>
+  );
+}
+
+/** The meeting's recordings, each playable and downloadable once ready. */
+export function Recordings({ meetingId }: { meetingId: string }) {
+  const list = useLoad(() => api<Page<Recording>>('GET', `/v1/meetings/${meetingId}/recordings?limit=100`), [meetingId]);
+  return (
+    <Section title="Recordings">
+      <ErrorNotice error={list.error} />
+      {list.data?.data.length === 0 && <p className="empty">No recordings.</p>}
+      <ul className="endpoint-list">
+        {list.data?.data.map((r) => {
+          const file = `/dashboard/api/v1/recordings/${r.id}/download`;
+          return (
+            <li key={r.id} className="endpoint">
+              <div className="endpoint-head">
+                <span>
+                  {r.kind === 'video' ? 'Video' : 'Audio'} recording, {when(r.created_at)}
+                  {r.duration_seconds !== null && (
+                    <>
+                      , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
+                    </>
+                  )}
+                  {typeof r.size_bytes === 'number' && `, ${(r.size_bytes / 1_048_576).toFixed(1)} MB`}
+                </span>
+                <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
+              </div>
+              {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
+              {r.status === 'ready' && (
+                <>
+                  {r.kind === 'video' ? (
+                    <video controls preload="none" src={file} aria-label="Play the recording" />
+                  ) : (
+                    <audio controls preload="none" src={file} aria-label="Play the recording" />
+                  )}
+                  <a href={file} download>
+                    Download
+                  </a>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
+  );
+}
+
+/** A webinar's registrations. */
+export function Registrations({ meetingId }: { meetingId: string }) {
+  const list = useLoad(() => api<Page<Registration>>('GET', `/meetings/${meetingId}/registrations?limit=100`), [meetingId]);
+  return (
+    <Section title="Registrations">
+      <ErrorNotice error={list.error} />
+      {list.data?.data.length === 0 && <p className="empty">No registrations yet.</p>}
+      {list.data && list.data.data.length > 0 && (
+        <Table headers={['Name', 'Email', 'Registered']}>
+          {list.data.data.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>{r.email}</td>
+              <td>{when(r.created_at)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Section>
+  );
+}
