@@ -1,28 +1,16 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import ipaddr from 'ipaddr.js';
 import { insecureBaseUrlWarning, type Config } from '../config';
 import type { DoctorProbes } from './doctor.probes';
+import { checkAnnouncedIp, checkHttpPorts, checkRtcPorts, checkTurn, isLoopbackHost, runningService } from './doctor.network';
+import { fail, ok, warn, type CheckResult, type DoctorInput } from './doctor.result';
+
 import { CertificateStore, tlsDir } from '../tls/certificate-store';
 import { rlsWarning } from '../project/project.rls';
 
-/** How a check came out: `fail` makes `svc doctor` exit 1. */
-export type CheckStatus = 'ok' | 'warn' | 'fail';
-
-/** One check's verdict: what was found and, unless ok, what to do about it. */
-export interface CheckResult {
-  name: string;
-  status: CheckStatus;
-  message: string;
-  fix?: string;
-}
-
-/** The settings the checks read: the validated configuration, and the environment for what config.ts does not hold yet. */
-export interface DoctorInput {
-  config: Config;
-  env: NodeJS.ProcessEnv;
-}
+export { checkAnnouncedIp, checkRtcPorts } from './doctor.network';
+export type { CheckResult, CheckStatus, DoctorInput } from './doctor.result';
 
 const DAY_MS = 86_400_000;
 /** A certificate closer than this to its end is a warning (ACME renews a month ahead). */
@@ -30,10 +18,6 @@ const CERT_WARN_DAYS = 14;
 const DISK_WARN_BYTES = 2 * 1024 ** 3;
 const DISK_WARN_SHARE = 0.1;
 const DISK_FAIL_BYTES = 512 * 1024 ** 2;
-
-const ok = (name: string, message: string): CheckResult => ({ name, status: 'ok', message });
-const warn = (name: string, message: string, fix: string): CheckResult => ({ name, status: 'warn', message, fix });
-const fail = (name: string, message: string, fix: string): CheckResult => ({ name, status: 'fail', message, fix });
 
 /** Runs every check, in the order an operator fixes things: name and certificate, ports, media, tools, disk. */
 export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promise<CheckResult[]> {
@@ -56,39 +40,6 @@ export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promi
 export function formatCheck(result: CheckResult): string {
   const label = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' }[result.status];
   return `${label}  ${result.name}: ${result.message}${result.fix ? ` -> fix: ${result.fix}` : ''}`;
-}
-
-/** What GET /healthz of a running svc tells: its media workers' ports. */
-interface RunningService {
-  port: number;
-  workerPorts: number[];
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  return /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname);
-}
-
-/** The svc answering on the HTTP port of this configuration, if one does. */
-async function runningService(config: Config, probes: DoctorProbes): Promise<RunningService | undefined> {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const origin = net.isIPv6(host) ? `[${host}]:${config.port}` : `${host}:${config.port}`;
-  for (const scheme of ['http', 'https']) {
-    const answer = await probes.get(`${scheme}://${origin}/healthz`);
-    const health = answer ? parseHealth(answer.body) : undefined;
-    if (health) return { port: config.port, workerPorts: health };
-  }
-  return undefined;
-}
-
-/** The worker ports of a svc /healthz body, or undefined when the body is not one. */
-function parseHealth(body: string): number[] | undefined {
-  try {
-    const parsed = JSON.parse(body) as { status?: unknown; workers?: { port?: unknown }[] };
-    if (typeof parsed.status !== 'string' || !Array.isArray(parsed.workers)) return undefined;
-    return parsed.workers.flatMap((w) => (typeof w.port === 'number' ? [w.port] : []));
-  } catch {
-    return undefined;
-  }
 }
 
 /** SVC_BASE_URL: https, a public host name, and one that resolves. */
@@ -177,174 +128,6 @@ export function checkTls(input: DoctorInput, probes: DoctorProbes): CheckResult 
     return fail(name, `${certFile} is valid only from ${cert.validFrom}`, 'check the clock of this machine');
   if (days < CERT_WARN_DAYS) return warn(name, `${certFile} for ${host} expires in ${days} days (${cert.validTo})`, renew);
   return ok(name, `${certFile} for ${host}, valid for ${days} more days (until ${cert.validTo})`);
-}
-
-/** Whether a TCP port can be bound, is svc's own, or is taken. */
-async function checkTcpPort(name: string, ip: string, port: number, probes: DoctorProbes, ours: boolean): Promise<CheckResult> {
-  const error = await probes.bind('tcp', ip, port);
-  if (error === null) return ok(name, `TCP ${ip}:${port} is free`);
-  if (error === 'EADDRINUSE' && ours) return ok(name, `TCP ${ip}:${port} is served by the running svc`);
-  if (error === 'EADDRINUSE')
-    return fail(name, `TCP ${ip}:${port} is taken by another program`, `stop it (see ss -ltnp 'sport = :${port}') or choose another port`);
-  if (error === 'EACCES') {
-    return warn(
-      name,
-      `TCP port ${port} needs a privilege this user lacks`,
-      'run svc with CAP_NET_BIND_SERVICE (deploy/svc.service has it) or pick a port above 1023',
-    );
-  }
-  if (error === 'EADDRNOTAVAIL')
-    return fail(name, `${ip} is not an address of this machine`, 'set HOST to one of its addresses, or 0.0.0.0');
-  return fail(name, `TCP ${ip}:${port} cannot be bound (${error})`, 'see the error above');
-}
-
-/** PORT without TLS; SVC_HTTPS_PORT and SVC_HTTP_PORT with it. */
-async function checkHttpPorts(input: DoctorInput, probes: DoctorProbes, running: RunningService | undefined): Promise<CheckResult[]> {
-  const { config } = input;
-  const ports: [string, number][] =
-    config.tls.mode === 'off'
-      ? [['HTTP port (PORT)', config.port]]
-      : [
-          ['SVC_HTTPS_PORT', config.tls.httpsPort],
-          ['SVC_HTTP_PORT', config.tls.httpPort],
-        ];
-  if (config.tls.mode === 'off' && config.port === 0) return [ok('HTTP port (PORT)', 'PORT=0: a free port is picked at each start')];
-  // svc answering on PORT owns the other ports of its configuration too.
-  return Promise.all(ports.map(([name, port]) => checkTcpPort(name, config.host, port, probes, running !== undefined)));
-}
-
-/** SVC_RTC_MIN_PORT..SVC_RTC_MAX_PORT on UDP and TCP: each worker needs one free port of its share. */
-export async function checkRtcPorts(config: Config, probes: DoctorProbes, running?: RunningService): Promise<CheckResult> {
-  const name = 'RTC ports';
-  const { minPort, maxPort, listenIp, workers } = config.rtc;
-  if (workers === 0) return ok(name, 'SVC_RTC_WORKERS=0: no media workers, no rooms');
-  const range = `${minPort}-${maxPort}`;
-  const ours = new Set(running?.workerPorts ?? []);
-  const taken: string[] = [];
-  for (let port = minPort; port <= maxPort; port++) {
-    if (ours.has(port)) continue;
-    for (const protocol of ['udp', 'tcp'] as const) {
-      const error = await probes.bind(protocol, listenIp, port);
-      if (error === 'EADDRNOTAVAIL')
-        return fail(
-          name,
-          `SVC_RTC_LISTEN_IP ${listenIp} is not an address of this machine`,
-          'set SVC_RTC_LISTEN_IP to one of its addresses, or 0.0.0.0',
-        );
-      if (error === 'EACCES') return fail(name, `${protocol.toUpperCase()} port ${port} needs a privilege`, 'use RTC ports above 1023');
-      if (error !== null) taken.push(`${protocol.toUpperCase()} ${port}`);
-    }
-  }
-  const served = ours.size > 0 ? `, ${ours.size} in use by the running svc's workers` : '';
-  const firewall = 'open them for UDP and TCP in the firewall';
-  if (taken.length === 0) return ok(name, `${range} on ${listenIp} free on UDP and TCP${served}; ${firewall}`);
-  const free = (maxPort - minPort + 1) * 2 - ours.size * 2 - taken.length;
-  const list = `${taken.slice(0, 5).join(', ')}${taken.length > 5 ? `, and ${taken.length - 5} more` : ''}`;
-  const fix = 'stop what holds them, or move SVC_RTC_MIN_PORT/SVC_RTC_MAX_PORT';
-  if (free < workers * 2 - ours.size * 2) return fail(name, `too few free ports in ${range} for ${workers} workers: taken ${list}`, fix);
-  return warn(name, `${range} on ${listenIp}: taken by other programs: ${list}${served}`, fix);
-}
-
-/** SVC_TURN as the service decides it (config.ts): external with SVC_TURN_URLS, embedded with coturn installed, else off. */
-async function checkTurn(env: NodeJS.ProcessEnv, probes: DoctorProbes, running: RunningService | undefined): Promise<CheckResult[]> {
-  const name = 'TURN';
-  const coturn = probes.which('turnserver') !== undefined;
-  const mode = env.SVC_TURN || (env.SVC_TURN_URLS ? 'external' : coturn ? 'embedded' : 'off');
-  if (mode === 'off') {
-    return [
-      warn(
-        name,
-        'off: browsers on networks that block UDP or the RTC ports cannot send media',
-        'install coturn (SVC_TURN=embedded), or set SVC_TURN=external with SVC_TURN_URLS and SVC_TURN_SECRET',
-      ),
-    ];
-  }
-  if (mode === 'external') {
-    if (!env.SVC_TURN_URLS) return [fail(name, 'SVC_TURN=external without SVC_TURN_URLS', 'set SVC_TURN_URLS (and SVC_TURN_SECRET)')];
-    if (!env.SVC_TURN_SECRET)
-      return [
-        warn(name, `external ${env.SVC_TURN_URLS} without SVC_TURN_SECRET`, "set SVC_TURN_SECRET to the TURN server's static-auth-secret"),
-      ];
-    return [ok(name, `external: ${env.SVC_TURN_URLS}`)];
-  }
-  if (mode !== 'embedded') return [fail(name, `SVC_TURN is "${mode}"`, 'set SVC_TURN to embedded, external or off')];
-  if (!coturn) return [fail(name, "SVC_TURN=embedded but coturn's turnserver is not installed", 'apt-get install coturn')];
-  const port = Number(env.SVC_TURN_PORT || 3478);
-  const tlsPort = Number(env.SVC_TURN_TLS_PORT || 5349);
-  const ip = env.SVC_RTC_LISTEN_IP || '0.0.0.0';
-  const results: CheckResult[] = [];
-  for (const [protocol, p] of [
-    ['udp', port],
-    ['tcp', port],
-    ['tcp', tlsPort],
-  ] as const) {
-    const error = await probes.bind(protocol, ip, p);
-    if (error === null || (error === 'EADDRINUSE' && running)) continue;
-    if (error === 'EACCES')
-      results.push(
-        warn(
-          name,
-          `${protocol.toUpperCase()} port ${p} needs a privilege this user lacks`,
-          'run svc with CAP_NET_BIND_SERVICE (deploy/svc.service has it)',
-        ),
-      );
-    else
-      results.push(
-        fail(
-          name,
-          `${protocol.toUpperCase()} ${ip}:${p} is taken (${error})`,
-          `stop what holds it (a system coturn? systemctl disable --now coturn) or set SVC_TURN_PORT/SVC_TURN_TLS_PORT`,
-        ),
-      );
-  }
-  return results.length > 0
-    ? results
-    : [
-        ok(
-          name,
-          `embedded coturn: UDP+TCP ${port} and TCP ${tlsPort} (turns:) ${running ? 'in use by the running svc or free' : 'free'}; open them in the firewall`,
-        ),
-      ];
-}
-
-function isPublicIp(address: string): boolean {
-  try {
-    return ipaddr.process(address).range() === 'unicast';
-  } catch {
-    return false;
-  }
-}
-
-/** SVC_RTC_ANNOUNCED_IP: the address browsers send media to must be reachable from outside. */
-export async function checkAnnouncedIp(config: Config, probes: DoctorProbes): Promise<CheckResult> {
-  const name = 'announced IP';
-  const { announcedIp, listenIp, workers } = config.rtc;
-  if (workers === 0) return ok(name, 'no media workers');
-  if (announcedIp) {
-    if (net.isIP(announcedIp)) {
-      return isPublicIp(announcedIp)
-        ? ok(name, `SVC_RTC_ANNOUNCED_IP=${announcedIp}`)
-        : warn(
-            name,
-            `SVC_RTC_ANNOUNCED_IP=${announcedIp} is not a public address: only this network can send media`,
-            'set it to the public IP of this server (or its NAT)',
-          );
-    }
-    try {
-      return ok(name, `SVC_RTC_ANNOUNCED_IP=${announcedIp} resolves to ${(await probes.resolve(announcedIp)).join(', ')}`);
-    } catch {
-      return fail(name, `SVC_RTC_ANNOUNCED_IP=${announcedIp} does not resolve`, 'set it to the public IP of this server');
-    }
-  }
-  const candidates = listenIp === '0.0.0.0' || listenIp === '::' ? probes.addresses() : [listenIp];
-  const own = candidates.find((a) => net.isIPv4(a) && isPublicIp(a));
-  if (own) return ok(name, `not set: the workers announce ${own}, a public address of this machine`);
-  const first = candidates.find((a) => net.isIPv4(a) && !a.startsWith('127.')) ?? 'none';
-  return warn(
-    name,
-    `not set, and this machine has no public IPv4 (the workers announce ${first}): browsers outside this network cannot send media`,
-    'behind NAT (a cloud VM), set SVC_RTC_ANNOUNCED_IP to the public IP',
-  );
 }
 
 /** ffmpeg and ffprobe, which recording needs. */
