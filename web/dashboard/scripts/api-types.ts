@@ -1,7 +1,7 @@
 /**
- * Writes src/generated/public-api.ts: the TypeScript types of the service's OpenAPI document (openapi-typescript),
- * so the dashboard's API types follow the API instead of being copied by hand. Runs before every dashboard build;
- * the output is not committed.
+ * Writes generated/public-api.ts: the TypeScript types of the service's OpenAPI document (openapi-typescript), so
+ * the dashboard's API types follow the API instead of being copied by hand. Runs before every dashboard build; the
+ * output is not committed, and sits outside src/ because it is long and nobody edits it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 import { openApiDocument } from '../../../service/src/openapi/openapi.document';
 
-const OUT = join(__dirname, '..', 'src', 'generated', 'public-api.ts');
+const OUT = join(__dirname, '..', 'generated', 'public-api.ts');
 
 async function main(): Promise<void> {
   // Fixed example dates keep the output the same from one build to the next.

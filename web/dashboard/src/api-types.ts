@@ -1,4 +1,4 @@
-import type { components } from './generated/public-api';
+import type { components } from '../generated/public-api';
 
 /** The public API's schemas, generated from the service's OpenAPI document at build time (scripts/api-types.ts). */
 type Schema = components['schemas'];
