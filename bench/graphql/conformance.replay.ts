@@ -265,7 +265,7 @@ async function replayDriver(kind: ProjectDriverKind, dir: string, filter: string
     };
     const files = fs
       .readdirSync(path.join(dir, 'test', 'sql'))
-      .filter((f) => f.endsWith('.sql') && (!filter || f.includes(filter)))
+      .filter((f) => f.endsWith('.sql') && (!filter || new RegExp(filter).test(f)))
       .sort();
     const all: CaseResult[] = [];
     const failedSetups: string[] = [];

@@ -186,7 +186,8 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     for (const c of visible) {
       const cd = directiveOf(c.comment);
       const name = typeof cd.name === 'string' ? cd.name : inflect ? camel(c.name) : c.name;
-      if (!NAME.test(name) || name === 'nodeId') continue;
+      // Composite types are left out, as pg_graphql leaves them out.
+      if (!NAME.test(name) || name === 'nodeId' || c.composite) continue;
       // Two columns named alike (`_id` and `id` both inflect to `id`): the later one is served, as pg_graphql does.
       fields.delete(name);
       fields.set(name, {
@@ -195,8 +196,9 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
         column: c,
         scalar: scalarOfTypname(c.typname, c.typeOid, enums),
         isArray: c.isArray,
-        insertable: !c.generated && c.insert.includes(role) && t.kind !== 'm',
-        updatable: !c.generated && c.update.includes(role) && t.kind !== 'm',
+        // A column its own sequence fills is neither inserted nor updated through GraphQL (as pg_graphql).
+        insertable: !c.generated && !c.serial && c.insert.includes(role) && t.kind !== 'm',
+        updatable: !c.generated && !c.serial && c.update.includes(role) && t.kind !== 'm',
       });
     }
     const schemaMax = num(schemaDirectives.get(t.schema)?.max_rows);

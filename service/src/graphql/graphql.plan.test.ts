@@ -20,6 +20,8 @@ const column = (name: string, num: number, typname: string, sqlType: string, isA
   notNull: num === 1,
   hasDefault: false,
   generated: false,
+  serial: false,
+  composite: false,
   comment: null,
   select: [...ALL],
   insert: [...ALL],

@@ -1,5 +1,8 @@
 import {
   execute,
+  NoUndefinedVariablesRule,
+  NoUnusedVariablesRule,
+  specifiedRules,
   getNamedType,
   GraphQLError,
   isEnumType,
@@ -262,7 +265,7 @@ export class GraphqlPlanner {
     let checked = bySchema.get(parsed);
     if (!checked) {
       const document = enumStringsAsEnums(schema, parsed);
-      checked = { document, errors: validate(schema, document).filter((e) => !onlyItemNullabilityDiffers(e.message)) };
+      checked = { document, errors: validate(schema, document, RULES).filter((e) => !onlyItemNullabilityDiffers(e.message)) };
       remember(bySchema, parsed, checked);
     }
     return checked;
@@ -280,6 +283,9 @@ function onlyItemNullabilityDiffers(message: string): boolean {
   const [given, expected] = [m[1]!, m[2]!];
   return given.includes('[') && inner(given) === inner(expected) && (given.endsWith('!') || !expected.endsWith('!'));
 }
+
+/** graphql-js's rules but two pg_graphql does not apply: a variable the operation does not define is absent, one it does not use is ignored. */
+const RULES = specifiedRules.filter((rule) => rule !== NoUndefinedVariablesRule && rule !== NoUnusedVariablesRule);
 
 function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as K);

@@ -162,4 +162,10 @@ export class ScalarTypes {
     this.filters.set(name, f);
     return f;
   };
+
+  /** The filter types of the built-in and custom scalars (lists too, but of Opaque): pg_graphql lists them all. */
+  standardFilters(): GraphQLInputObjectType[] {
+    const kinds: ScalarKind[] = ['BigFloat', 'BigInt', 'Boolean', 'Date', 'Datetime', 'Float', 'Int', 'String', 'Time', 'UUID'];
+    return [...kinds.flatMap((s) => [this.filterFor(s, false)!, this.filterFor(s, true)!]), this.filterFor('Opaque', false)!];
+  }
 }

@@ -1,4 +1,7 @@
 import {
+  GraphQLDirective,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
   GraphQLBoolean,
   GraphQLEnumType,
   GraphQLID,
@@ -16,7 +19,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import { directiveOf } from '../project/project.reflection';
-import { columnFields, lowerFirst, scalarName, type GraphModel, type TableModel } from './graphql.model';
+import { columnFields, lowerFirst, scalarName, type ColumnField, type GraphModel, type TableModel } from './graphql.model';
 import { ScalarTypes } from './graphql.scalars';
 
 /** The hidden key SQL results carry so the Node interface can tell a row's type. */
@@ -24,7 +27,8 @@ export const TYPE_KEY = '__svc_type';
 
 /** Builds the GraphQL schema of one role's model, with the types pg_graphql documents. */
 export function buildSchema(model: GraphModel): GraphQLSchema {
-  const { scalars, filterFor, scalarType, valueType } = new ScalarTypes(model);
+  const types = new ScalarTypes(model);
+  const { scalars, filterFor, scalarType, valueType, filterIs } = types;
   const direction = new GraphQLEnumType({
     name: 'OrderByDirection',
     description: 'Defines a per-field sorting order',
@@ -65,11 +69,13 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     f = new GraphQLInputObjectType({
       name: `${t.typeName}Filter`,
       fields: () => {
-        const out: GraphQLInputFieldConfigMap = { nodeId: { type: idFilter } };
+        const out: GraphQLInputFieldConfigMap = {};
         for (const c of columnFields(t)) {
           const ft = filterFor(c.scalar, c.isArray);
           if (ft) out[c.name] = { type: ft };
         }
+        // After the columns, as pg_graphql lists it (a column named nodeId is not served).
+        out.nodeId = { type: idFilter };
         // A column named `and`, `or` or `not` takes the name from the compound filter, as in pg_graphql.
         out.and ??= { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
         out.or ??= { type: new GraphQLList(new GraphQLNonNull(filterOf(t))) };
@@ -88,7 +94,7 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       fields: () =>
         Object.fromEntries(
           columnFields(t)
-            .filter((c) => !c.isArray && c.scalar !== 'JSON')
+            .filter(orderable)
             .map((c) => [c.name, { type: direction }]),
         ),
     });
@@ -105,7 +111,10 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
       description: 'Skip n values from the after cursor. Alternative to cursor pagination. Backward pagination not supported.',
     },
     filter: { type: filterOf(t), description: 'Filters to apply to the results set when querying from the collection' },
-    orderBy: { type: new GraphQLList(new GraphQLNonNull(orderByOf(t))), description: 'Sort order to apply to the collection' },
+    // A table with no column to order by has no orderBy (an input type needs a field).
+    ...(columnFields(t).some(orderable)
+      ? { orderBy: { type: new GraphQLList(new GraphQLNonNull(orderByOf(t))), description: 'Sort order to apply to the collection' } }
+      : {}),
   });
   const connectionOf = (t: TableModel): GraphQLObjectType => {
     let c = connections.get(t.typeName);
@@ -275,6 +284,7 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     (f.mutation ? mutation : query)[f.name] = { type, args };
   }
   return new NameOrderedSchema({
+    directives: DIRECTIVES,
     query: new GraphQLObjectType({ name: 'Query', description: 'The root type for querying data', fields: byName(query) }),
     mutation:
       Object.keys(mutation).length > 0
@@ -284,9 +294,25 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
             fields: byName(mutation),
           })
         : undefined,
-    types: [...objects.values(), ...Object.values(scalars)],
+    // pg_graphql's schema always has the filter types of every scalar, and the types pages use.
+    types: [...objects.values(), ...Object.values(scalars), ...types.standardFilters(), filterIs, direction, pageInfo, idFilter],
   });
 }
+
+/** Whether a connection can be ordered by a column. */
+const orderable = (c: ColumnField) => !c.isArray && c.scalar !== 'JSON';
+
+/** @include and @skip, described in pg_graphql's words (the only directives it knows). */
+const DIRECTIVES = [
+  new GraphQLDirective({
+    ...GraphQLIncludeDirective.toConfig(),
+    description: 'This field or fragment will be included only when the `if` argument is true.',
+  }),
+  new GraphQLDirective({
+    ...GraphQLSkipDirective.toConfig(),
+    description: 'This field or fragment will be skipped when the `if` argument is true.',
+  }),
+];
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

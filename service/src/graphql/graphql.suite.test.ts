@@ -7,7 +7,12 @@ import { PROJECT_DRIVERS, startTestProject, type TestProject } from '@svc/servic
 const GARDEN = `
 comment on schema public is '@graphql({"inflect_names": true})';
 create table bed(id int primary key, crop text, rows int not null);
-insert into bed values (1, 'kale', 4), (2, null, 2), (3, 'leek', 6);`;
+insert into bed values (1, 'kale', 4), (2, null, 2), (3, 'leek', 6);
+create type point2 as (x int, y int);
+create table marker(id serial primary key, label text not null, spot point2, tags text[]);
+insert into marker(label) values ('gate'), ('well');
+create table stamp(id int generated always as identity primary key);
+create table only_key(" key" int primary key);`;
 
 const message = (r: { errors?: { message: string }[] }) => r.errors?.map((e) => e.message);
 const ids = (r: any, collection: string) => r.data?.[collection]?.edges.map((e: any) => e.node.id);
@@ -34,5 +39,79 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql’s regression suite expects, on
     // A variable of another item type is still refused.
     const wrong = `query($order: [BedFilter]) { bedCollection(orderBy: $order) { edges { node { id } } } }`;
     expect(message(await gql(wrong, { order: [] }))).toEqual(['Invalid input for BedOrderBy type']);
+  });
+
+  it('answers hasPreviousPage after a cursor as pg_graphql: only when a row comes before the page', async () => {
+    const page = `query($after: Cursor) { bedCollection(first: 1, after: $after) { pageInfo { hasPreviousPage } edges { node { id } } } }`;
+    const before = Buffer.from('[0]').toString('base64');
+    expect(await gql(page, { after: before })).toEqual({
+      data: { bedCollection: { pageInfo: { hasPreviousPage: false }, edges: [{ node: { id: 1 } }] } },
+    });
+    const one = Buffer.from('[1]').toString('base64');
+    expect((await gql(page, { after: one })).data.bedCollection.pageInfo.hasPreviousPage).toBe(true);
+    const last = Buffer.from('[3]').toString('base64');
+    expect(await gql(page, { after: last })).toEqual({ data: { bedCollection: { pageInfo: { hasPreviousPage: false }, edges: [] } } });
+    const back = `query($before: Cursor) { bedCollection(last: 1, before: $before) { pageInfo { hasNextPage } edges { node { id } } } }`;
+    expect((await gql(back, { before: Buffer.from('[9]').toString('base64') })).data.bedCollection.pageInfo.hasNextPage).toBe(false);
+    expect((await gql(back, { before: Buffer.from('[3]').toString('base64') })).data.bedCollection.pageInfo.hasNextPage).toBe(true);
+  });
+
+  it('treats a variable the operation does not define as absent, and ignores one it does not use', async () => {
+    expect(
+      ids(await gql(`query($unused: Int) { bedCollection(first: $undefinedCount) { edges { node { id } } } }`), 'bedCollection'),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it('lists nodeId after the columns of a filter, leaves out composite columns, and keeps sequence-filled columns out of inputs', async () => {
+    const type = async (name: string) =>
+      (await gql(`query($name: String!) { __type(name: $name) { fields { name } inputFields { name } } }`, { name })).data.__type;
+    const names = (list: { name: string }[] | null) => list?.map((f) => f.name);
+    expect(names((await type('MarkerFilter')).inputFields)).toEqual(['id', 'label', 'tags', 'nodeId', 'and', 'or', 'not']);
+    expect(names((await type('Marker')).fields)).toEqual(['nodeId', 'id', 'label', 'tags']);
+    expect(names((await type('MarkerInsertInput')).inputFields)).toEqual(['label', 'tags']);
+    expect(names((await type('MarkerUpdateInput')).inputFields)).toEqual(['label', 'tags']);
+    expect(names((await type('MarkerOrderBy')).inputFields)).toEqual(['id', 'label']);
+    expect(await type('StampInsertInput')).toBeNull();
+    expect(message(await gql(`mutation { insertIntoMarkerCollection(objects: [{id: 9, label: "x"}]) { affectedCount } }`))).toEqual([
+      'Input for type MarkerInsertInput contains extra keys ["id"]',
+    ]);
+    expect(await gql(`mutation { insertIntoMarkerCollection(objects: [{label: "stile"}]) { records { id label } } }`)).toEqual({
+      data: { insertIntoMarkerCollection: { records: [{ id: 3, label: 'stile' }] } },
+    });
+  });
+
+  it('serves a table whose only column has no GraphQL name, without an orderBy argument', async () => {
+    expect((await gql(`{ __type(name: "OnlyKey") { fields { name } } }`)).data.__type.fields).toEqual([{ name: 'nodeId' }]);
+    const args = (await gql(`{ __schema { queryType { fields { name args { name } } } } }`)).data.__schema.queryType.fields;
+    expect(args.find((f: any) => f.name === 'onlyKeyCollection').args.map((a: any) => a.name)).toEqual([
+      'first',
+      'last',
+      'before',
+      'after',
+      'offset',
+      'filter',
+    ]);
+  });
+
+  it('has the filter types of every scalar and describes @include and @skip as pg_graphql does', async () => {
+    const r = await gql(`{ __schema { types { name } directives { name description } } }`);
+    const types = r.data.__schema.types.map((x: any) => x.name);
+    for (const name of [
+      'BigFloatListFilter',
+      'DateFilter',
+      'TimeListFilter',
+      'UUIDListFilter',
+      'OpaqueFilter',
+      'FilterIs',
+      'IDFilter',
+      'PageInfo',
+    ])
+      expect(types).toContain(name);
+    expect(types).not.toContain('OpaqueListFilter');
+    expect(types).not.toContain('JSONFilter');
+    expect(r.data.__schema.directives).toEqual([
+      { name: 'include', description: 'This field or fragment will be included only when the `if` argument is true.' },
+      { name: 'skip', description: 'This field or fragment will be skipped when the `if` argument is true.' },
+    ]);
   });
 });

@@ -171,15 +171,22 @@ class Transpiler {
     };
     const b = this.alias();
     const conds = filtered(b);
-    if (plan.after) conds.push(this.afterCursor(order, plan.after, b));
-    if (plan.before)
-      conds.push(
-        this.afterCursor(
-          order.map((o) => ({ ...o, dir: REVERSED[o.dir] })),
-          plan.before,
-          b,
-        ),
+    const afterCond = (x: string) => plan.after && this.afterCursor(order, plan.after, x);
+    const beforeCond = (x: string) =>
+      plan.before &&
+      this.afterCursor(
+        order.map((o) => ({ ...o, dir: REVERSED[o.dir] })),
+        plan.before,
+        x,
       );
+    if (plan.after) conds.push(afterCond(b)!);
+    if (plan.before) conds.push(beforeCond(b)!);
+    // As pg_graphql: a page has rows on the cursor's side when a row it does not show is on that side of the cursor.
+    const beyondCursor = (cond: (x: string) => string | null) => {
+      const c = this.alias();
+      const cc = [...filtered(c), `not ${cond(c)}`];
+      return `(count(*) > 0 and exists(select 1 from ${source} ${c} where ${cc.join(' and ')}))`;
+    };
     const effective = backward ? order.map((o) => ({ ...o, dir: REVERSED[o.dir] })) : order;
     const cols = columnFields(t)
       .map((c) => `${b}.${ident(c.column.name)}`)
@@ -209,8 +216,12 @@ class Transpiler {
         entries.push([key, `coalesce(jsonb_agg(${this.object(edge)} order by ${ord}) filter (where ${n} <= ${L}), '[]'::jsonb)`]);
       } else if (f.kind === 'pageInfo') {
         const info: [string, string][] = f.fields.map(([pk, p]) => {
-          if (p === 'hasNextPage') return [pk, backward ? String(plan.before != null) : `count(*) > ${L}`];
-          if (p === 'hasPreviousPage') return [pk, backward ? `count(*) > ${L}` : String(plan.after != null || plan.offset > 0)];
+          if (p === 'hasNextPage') return [pk, !backward ? `count(*) > ${L}` : plan.before ? beyondCursor(beforeCond) : 'false'];
+          if (p === 'hasPreviousPage') {
+            if (backward) return [pk, `count(*) > ${L}`];
+            if (plan.offset > 0) return [pk, 'count(*) > 0'];
+            return [pk, plan.after ? beyondCursor(afterCond) : 'false'];
+          }
           if (p === 'startCursor') return [pk, `(array_agg(${cursor()} order by ${ord}) filter (where ${n} <= ${L}))[1]`];
           return [pk, `(array_agg(${cursor()} order by ${ordRev}) filter (where ${n} <= ${L}))[1]`];
         });

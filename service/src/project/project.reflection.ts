@@ -18,6 +18,10 @@ export interface RColumn {
   notNull: boolean;
   hasDefault: boolean;
   generated: boolean;
+  /** Filled by a sequence it owns (serial or identity). */
+  serial: boolean;
+  /** Of a composite type (or an array of one). */
+  composite: boolean;
   comment: string | null;
   select: RoleList;
   insert: RoleList;
@@ -117,6 +121,8 @@ select (select schema_version from svc_graphql.meta)::int as version, jsonb_buil
           'name', a.attname, 'num', a.attnum, 'sqlType', format_type(a.atttypid, a.atttypmod),
           'typname', coalesce(et.typname, t.typname), 'typeOid', coalesce(et.oid, t.oid)::int8, 'isArray', et.oid is not null,
           'notNull', a.attnotnull, 'hasDefault', a.atthasdef or a.attidentity <> '', 'generated', a.attgenerated <> '',
+          'serial', pg_get_serial_sequence(format('%I.%I', s.nspname, c.relname), a.attname) is not null,
+          'composite', coalesce(et.typtype, t.typtype) = 'c',
           'comment', col_description(c.oid, a.attnum),
           'select', ${privs('has_column_privilege', 'c.oid, a.attnum', 'SELECT')},
           'insert', ${privs('has_column_privilege', 'c.oid, a.attnum', 'INSERT')},
