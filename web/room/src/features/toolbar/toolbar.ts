@@ -114,7 +114,6 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   };
   document.addEventListener('keydown', onKey);
   cleanup.add(() => document.removeEventListener('keydown', onKey));
-  on('phase', ({ phase }) => phase === 'ended' && document.removeEventListener('keydown', onKey));
   on('joined', render);
   on('local', ({ source }) => renderLocal(source));
   render();
