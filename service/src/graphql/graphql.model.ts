@@ -46,8 +46,18 @@ export interface ComputedField {
   isArray: boolean;
 }
 
+/** A function taking the table's row and returning a row (or a set of rows) of another table. */
+export interface ComputedRelationField {
+  kind: 'computedRelation';
+  name: string;
+  fn: RFunction;
+  target: TableModel;
+  /** A connection (a set-returning function not declared `rows 1`), or else one row or null. */
+  many: boolean;
+}
+
 /** Any field of a table's object type besides nodeId. */
-export type TableField = ColumnField | RelationField | ComputedField;
+export type TableField = ColumnField | RelationField | ComputedField | ComputedRelationField;
 
 /** A table (or view with a primary key) as one role sees it. */
 export interface TableModel {
@@ -280,10 +290,19 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     const rowOf = fn.argTypes.length === 1 && firstArgType ? tables.find((t) => t.table.oid === firstArgType.relid) : undefined;
     const ret = r.types[String(fn.returnType)];
     const retTable = ret && ret.relid ? tables.find((t) => t.table.oid === ret.relid) : undefined;
-    if (rowOf && !fn.returnsSet) {
-      // A computed field: a function taking the row, named after the function without its leading underscore.
+    const computedName = () => {
+      // A computed field is named after the function without its leading underscore.
       const base = fn.name.startsWith('_') ? fn.name.slice(1) : fn.name;
-      const name = typeof d.name === 'string' ? d.name : inflect ? camel(base) : base;
+      return typeof d.name === 'string' ? d.name : inflect ? camel(base) : base;
+    };
+    if (rowOf && retTable) {
+      const name = computedName();
+      if (NAME.test(name) && !rowOf.fields.has(name))
+        rowOf.fields.set(name, { kind: 'computedRelation', name, fn, target: retTable, many: fn.returnsSet && fn.rows !== 1 });
+      continue;
+    }
+    if (rowOf && !fn.returnsSet) {
+      const name = computedName();
       if (!ret || ret.relid || !NAME.test(name) || rowOf.fields.has(name)) continue;
       rowOf.fields.set(name, {
         kind: 'computed',

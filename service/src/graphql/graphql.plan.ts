@@ -29,6 +29,7 @@ import {
   type NodePlan,
   type OrderItem,
   type QueryPlan,
+  type RowCallPlan,
 } from './graphql.plan.types';
 
 // The plan step (as pg_graphql's builder.rs): an operation and its variables become typed plans, and every
@@ -118,9 +119,14 @@ export class OperationPlanner {
       else if (f.kind === 'toOne') {
         const sub = this.subFields(nodes, f.target.typeName);
         out.push([key, { kind: 'toOne', field: f, node: this.rowsOf(1, () => this.node(f.target, sub)) }]);
+      } else if (f.kind === 'computedRelation' && !f.many) {
+        const sub = this.subFields(nodes, f.target.typeName);
+        out.push([key, { kind: 'computedOne', field: f, node: this.rowsOf(1, () => this.node(f.target, sub)) }]);
       } else {
         const args = this.args(t.typeName, node);
-        const connection = this.connection(f.target, null, f.join, args, this.subFields(nodes, `${f.target.typeName}Connection`));
+        const source = f.kind === 'computedRelation' ? { fn: f.fn, rowOf: t } : null;
+        const join = f.kind === 'computedRelation' ? [] : f.join;
+        const connection = this.connection(f.target, source, join, args, this.subFields(nodes, `${f.target.typeName}Connection`));
         out.push([key, { kind: 'toMany', field: f, connection }]);
       }
     }
@@ -163,7 +169,7 @@ export class OperationPlanner {
   /** A connection over rows of `t` (from `source` when a function yields them), read from its arguments and selection. */
   connection(
     t: TableModel,
-    source: CallPlan | null,
+    source: CallPlan | RowCallPlan | null,
     join: [string, string][],
     args: Record<string, unknown>,
     fields: Fields,

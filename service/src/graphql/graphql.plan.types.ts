@@ -1,6 +1,6 @@
 import type { RColumn, RFunction } from '../project/project.reflection';
 import { AppError } from '../shared/errors';
-import type { ColumnField, ComputedField, RelationField, ScalarKind, TableModel } from './graphql.model';
+import type { ColumnField, ComputedField, ComputedRelationField, RelationField, ScalarKind, TableModel } from './graphql.model';
 
 // The plans the plan step (graphql.plan.ts) builds and the SQL step (graphql.transpile.ts) reads.
 /** A request error shown to the client as a GraphQL error message. */
@@ -45,6 +45,12 @@ export interface CallPlan {
   args: { sqlName: string; value: unknown; sqlType: string; isArray: boolean }[];
 }
 
+/** A function called with the row a connection is nested in (a computed relation). */
+export interface RowCallPlan {
+  fn: RFunction;
+  rowOf: TableModel;
+}
+
 /** One row of a table as a JSON object. */
 export interface NodePlan {
   table: TableModel;
@@ -59,7 +65,8 @@ export type NodeFieldPlan =
   | { kind: 'column'; field: ColumnField }
   | { kind: 'computed'; field: ComputedField }
   | { kind: 'toOne'; field: RelationField; node: NodePlan }
-  | { kind: 'toMany'; field: RelationField; connection: ConnectionPlan };
+  | { kind: 'computedOne'; field: ComputedRelationField; node: NodePlan }
+  | { kind: 'toMany'; field: RelationField | ComputedRelationField; connection: ConnectionPlan };
 
 /** An aggregate of a connection's filtered rows. */
 export type AggregatePlan = { fn: 'count' } | { fn: 'sum' | 'avg' | 'min' | 'max'; columns: Keyed<ColumnField> };
@@ -75,7 +82,7 @@ export type ConnectionFieldPlan =
 export interface ConnectionPlan {
   table: TableModel;
   /** Rows come from this call instead of the table. */
-  source: CallPlan | null;
+  source: CallPlan | RowCallPlan | null;
   /** (column of the outer row, column of this table) pairs, for a relation's connection. */
   join: [string, string][];
   filter: FilterPlan | null;

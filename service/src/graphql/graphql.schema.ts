@@ -191,6 +191,8 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
             out[f.name] = { type: f.column.notNull ? new GraphQLNonNull(type) : type, description };
           } else if (f.kind === 'computed') out[f.name] = { type: valueType(f.scalar, f.isArray) };
           else if (f.kind === 'toOne') out[f.name] = { type: objectOf(f.target) };
+          else if (f.kind === 'computedRelation')
+            out[f.name] = f.many ? { type: connectionOf(f.target), args: collectionArgs(f.target) } : { type: objectOf(f.target) };
           else out[f.name] = { type: new GraphQLNonNull(connectionOf(f.target)), args: collectionArgs(f.target) };
         }
         return out;

@@ -12,7 +12,12 @@ create type point2 as (x int, y int);
 create table marker(id serial primary key, label text not null, spot point2, tags text[]);
 insert into marker(label) values ('gate'), ('well');
 create table stamp(id int generated always as identity primary key);
-create table only_key(" key" int primary key);`;
+create table only_key(" key" int primary key);
+create table plant(id int primary key, bed_id int not null, name text not null);
+insert into plant values (1, 1, 'red kale'), (2, 1, 'curly kale'), (3, 3, 'winter leek'), (4, 1, 'black kale');
+create function neighbours(b bed) returns setof plant stable language sql as $$ select * from plant where bed_id = b.id $$;
+create function tallest(b bed) returns plant stable language sql as $$ select * from plant where bed_id = b.id order by id desc limit 1 $$;
+create function first_plant(b bed) returns setof plant rows 1 stable language sql as $$ select * from plant where bed_id = b.id order by id limit 1 $$;`;
 
 const message = (r: { errors?: { message: string }[] }) => r.errors?.map((e) => e.message);
 const ids = (r: any, collection: string) => r.data?.[collection]?.edges.map((e: any) => e.node.id);
@@ -112,6 +117,33 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql’s regression suite expects, on
     expect(r.data.__schema.directives).toEqual([
       { name: 'include', description: 'This field or fragment will be included only when the `if` argument is true.' },
       { name: 'skip', description: 'This field or fragment will be skipped when the `if` argument is true.' },
+    ]);
+  });
+
+  it('serves a function from a row to rows of another table as a relation: a connection, or one row or null', async () => {
+    const r = await gql(`{ bedCollection { edges { node { id
+      neighbours(first: 2, filter: {name: {like: "%e%"}}, orderBy: [{name: AscNullsLast}]) { pageInfo { hasNextPage } edges { node { name } } }
+      tallest { id name } firstPlant { id } } } } }`);
+    expect(r.data.bedCollection.edges.map((e: any) => e.node)).toEqual([
+      {
+        id: 1,
+        neighbours: { pageInfo: { hasNextPage: true }, edges: [{ node: { name: 'black kale' } }, { node: { name: 'curly kale' } }] },
+        tallest: { id: 4, name: 'black kale' },
+        firstPlant: { id: 1 },
+      },
+      { id: 2, neighbours: { pageInfo: { hasNextPage: false }, edges: [] }, tallest: null, firstPlant: null },
+      {
+        id: 3,
+        neighbours: { pageInfo: { hasNextPage: false }, edges: [{ node: { name: 'winter leek' } }] },
+        tallest: { id: 3, name: 'winter leek' },
+        firstPlant: { id: 3 },
+      },
+    ]);
+    const fields = (await gql(`{ __type(name: "Bed") { fields { name type { kind name } } } }`)).data.__type.fields;
+    expect(fields.filter((f: any) => ['neighbours', 'tallest', 'firstPlant'].includes(f.name))).toEqual([
+      { name: 'neighbours', type: { kind: 'OBJECT', name: 'PlantConnection' } },
+      { name: 'tallest', type: { kind: 'OBJECT', name: 'Plant' } },
+      { name: 'firstPlant', type: { kind: 'OBJECT', name: 'Plant' } },
     ]);
   });
 });

@@ -12,6 +12,7 @@ import type {
   NodePlan,
   OrderItem,
   QueryPlan,
+  RowCallPlan,
 } from './graphql.plan.types';
 import { REVERSED } from './graphql.plan.types';
 import { TYPE_KEY } from './graphql.schema';
@@ -127,6 +128,12 @@ class Transpiler {
         const call = `${ident(f.field.fn.schema)}.${ident(f.field.fn.name)}(${b})`;
         const pkJoin = t.primaryKey.map((c) => `${b}.${ident(c.name)} = ${a}.${ident(c.name)}`).join(' and ');
         entries.push([key, `(select ${this.valueExpr(call, f.field.scalar, f.field.isArray)} from ${tableRef(t)} ${b} where ${pkJoin})`]);
+      } else if (f.kind === 'computedOne') {
+        const b = this.alias();
+        // A function returning one row yields a row of nulls for none: a row without its key is no row.
+        const found = f.node.table.primaryKey.map((c) => `${b}.${ident(c.name)} is not null`).join(' and ');
+        const from = this.rowCall({ fn: f.field.fn, rowOf: t }, a);
+        entries.push([key, `(select ${this.node(f.node, b)} from ${from} ${b} where ${found} limit 1)`]);
       } else if (f.kind === 'toOne') {
         const b = this.alias();
         const on = f.field.join.map(([mine, theirs]) => `${b}.${ident(theirs)} = ${a}.${ident(mine)}`).join(' and ');
@@ -154,6 +161,13 @@ class Transpiler {
     return `(${ors.join(' or ')})`;
   }
 
+  /** A computed relation's function called with the whole row under alias `a` (which may hold only some columns). */
+  private rowCall(call: RowCallPlan, a: string): string {
+    const r = this.alias();
+    const pkJoin = call.rowOf.primaryKey.map((c) => `${r}.${ident(c.name)} = ${a}.${ident(c.name)}`).join(' and ');
+    return `${ident(call.fn.schema)}.${ident(call.fn.name)}((select ${r} from ${tableRef(call.rowOf)} ${r} where ${pkJoin}))`;
+  }
+
   private call(call: CallPlan): string {
     const args = call.args.map((a) => `${ident(a.sqlName)} => ${this.valueParam(a.value, a.sqlType, a.isArray)}`);
     return `${ident(call.fn.schema)}.${ident(call.fn.name)}(${args.join(', ')})`;
@@ -163,7 +177,7 @@ class Transpiler {
   private connection(plan: ConnectionPlan, outer: string | null): string {
     const { table: t, order, backward, limit } = plan;
     // The source and the filter are written once; totalCount and aggregate read the same filtered rows.
-    const source = plan.source ? this.call(plan.source) : tableRef(t);
+    const source = !plan.source ? tableRef(t) : 'rowOf' in plan.source ? this.rowCall(plan.source, outer!) : this.call(plan.source);
     const filtered = (x: string) => {
       const conds = plan.join.map(([mine, theirs]) => `${x}.${ident(theirs)} = ${outer}.${ident(mine)}`);
       if (plan.filter) conds.push(this.filter(plan.filter, x));

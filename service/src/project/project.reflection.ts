@@ -77,6 +77,8 @@ export interface RFunction {
   returnSqlType: string;
   returnTypname: string;
   returnsSet: boolean;
+  /** The planner's estimate of rows a set-returning function yields (`rows n`). */
+  rows: number;
   volatility: 'i' | 's' | 'v';
   comment: string | null;
   execute: RoleList;
@@ -143,7 +145,7 @@ select (select schema_version from svc_graphql.meta)::int as version, jsonb_buil
       'argNames', coalesce(to_jsonb(p.proargnames), '[]'), 'argTypes', to_jsonb(p.proargtypes::oid[]::int8[]),
       'argSqlTypes', (select coalesce(jsonb_agg(format_type(x, null) order by i), '[]') from unnest(p.proargtypes::oid[]) with ordinality u(x, i)),
       'defaults', p.pronargdefaults, 'returnType', p.prorettype::int8, 'returnSqlType', format_type(p.prorettype, null),
-      'returnTypname', rt.typname, 'returnsSet', p.proretset, 'volatility', p.provolatile, 'comment', obj_description(p.oid, 'pg_proc'),
+      'returnTypname', rt.typname, 'returnsSet', p.proretset, 'rows', p.prorows, 'volatility', p.provolatile, 'comment', obj_description(p.oid, 'pg_proc'),
       'execute', ${privs('has_function_privilege', 'p.oid', 'EXECUTE')})), '[]')
     from pg_proc p join s on s.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
     where p.prokind = 'f' and p.pronargs = coalesce(array_length(p.proargmodes, 1), p.pronargs) and not exists (select from pg_depend d where d.objid = p.oid and d.deptype = 'e')),
