@@ -132,7 +132,9 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     });
     await waitForEvent(page, 'participant-count', (m) => m.count === 1);
     await waitForEvent(page, 'media', (m) => m.kind === 'audio' && m.on === true);
-    expect(await room().locator('[data-testid=open-people]').isHidden()).toBe(true);
+    // A switched-off feature is not mounted at all: no button, no panel to open by other means.
+    expect(await room().locator('[data-testid=open-people]').count()).toBe(0);
+    expect(await room().locator('[data-testid=participant-list]').count()).toBe(0);
 
     await send(page, { type: 'mute' });
     await waitForEvent(page, 'media', (m) => m.kind === 'audio' && m.on === false);
@@ -180,7 +182,7 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     },
   );
 
-  it('takes a bare meeting code through the SDK: the name option pre-fills the field, switched-off features are hidden', async () => {
+  it('takes a bare meeting code through the SDK: the name option pre-fills the field, switched-off features are not mounted', async () => {
     const meeting = await meetingWithOrigins([sdkHost.origin('localhost')]);
     const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
     contexts.push(context);
@@ -200,7 +202,9 @@ describe('the embedded room in Chromium: allowed origins, tokens and the postMes
     await room.getByRole('button', { name: 'Participer', exact: true }).click();
     expect(await sdkEvent('joined')).toMatchObject({ participant: { name: 'Bea Bare-Code', role: 'guest' } });
     await room.getByTestId('leave').waitFor();
-    expect(await room.getByTestId('open-chat').isHidden()).toBe(true);
+    expect(await room.getByTestId('open-chat').count()).toBe(0);
+    expect(await room.getByTestId('chat-input').count()).toBe(0);
+    await expect(room.getByTestId('open-people').count()).resolves.toBe(1);
   });
 
   it("tells the SDK's error handler when its page is off the list (origin_not_allowed) or its token is bad (token_invalid)", async () => {
