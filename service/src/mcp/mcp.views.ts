@@ -50,13 +50,15 @@ export function transcriptText(t: Transcript): string {
   return t.segments.map((s) => `[${clockTime(s.start)}] ${s.speaker ? `${s.speaker}: ` : ''}${s.text}`).join('\n');
 }
 
-/** A summary as plain text: the TL;DR, the decisions and the action items with owner and due date. */
+/** A summary as plain text: the TL;DR, the decisions and the action items with owner and due date, who said each and when. */
 export function summaryText(title: string, s: Summary): string {
-  const saidBy = (speakers: string[] | undefined) => (speakers?.length ? ` (said by ${speakers.join(', ')})` : '');
-  const decisions = s.decisions.map((d) => `- ${d.text}${saidBy(d.speakers)}`);
-  const actions = s.action_items.map(
-    (a) => `- ${a.text} (owner: ${a.owner ?? 'unassigned'}; due: ${a.due ?? 'no date'})${saidBy(a.speakers)}`,
-  );
+  const saidBy = ({ speakers, start_seconds }: { speakers?: string[]; start_seconds?: number | null }) => {
+    const who = speakers?.length ? `said by ${speakers.join(', ')}` : '';
+    const when = typeof start_seconds === 'number' ? `at ${clockTime(start_seconds)}` : '';
+    return who || when ? ` (${[who, when].filter(Boolean).join(' ')})` : '';
+  };
+  const decisions = s.decisions.map((d) => `- ${d.text}${saidBy(d)}`);
+  const actions = s.action_items.map((a) => `- ${a.text} (owner: ${a.owner ?? 'unassigned'}; due: ${a.due ?? 'no date'})${saidBy(a)}`);
   return [
     `Summary of "${title}"`,
     `TL;DR: ${s.tldr}`,

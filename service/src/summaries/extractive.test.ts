@@ -24,14 +24,26 @@ describe('summarizeExtractive', () => {
   const summary = summarizeExtractive(MEETING);
 
   it('finds the decision by its cue phrase and cites its segment', () => {
-    expect(summary.decisions).toEqual([{ text: 'We decided to ship the release on friday.', cite: [2] }]);
+    expect(summary.decisions).toEqual([{ text: 'We decided to ship the release on friday.', cite: [2], start_seconds: 8 }]);
   });
 
   it('finds the action items with owners matched to participants (or the speaker of "I will") and due dates against the meeting date', () => {
     expect(summary.action_items).toEqual([
-      { text: 'Alice will write the release notes by wednesday.', owner: 'Alice Smith', due: '2026-11-25', cite: [4] },
-      { text: 'Bob is going to fix the search performance next week.', owner: 'Bob Jones', due: '2026-11-30', cite: [5] },
-      { text: 'I will send the release summary to the customers tomorrow.', owner: 'Carol', due: '2026-11-24', cite: [6] },
+      { text: 'Alice will write the release notes by wednesday.', owner: 'Alice Smith', due: '2026-11-25', cite: [4], start_seconds: 16 },
+      {
+        text: 'Bob is going to fix the search performance next week.',
+        owner: 'Bob Jones',
+        due: '2026-11-30',
+        cite: [5],
+        start_seconds: 20,
+      },
+      {
+        text: 'I will send the release summary to the customers tomorrow.',
+        owner: 'Carol',
+        due: '2026-11-24',
+        cite: [6],
+        start_seconds: 24,
+      },
     ]);
   });
 

@@ -24,21 +24,29 @@ export const summariesOpenApi: OpenApiFragment = {
           type: 'array',
           items: {
             type: 'object',
-            required: ['text', 'cite', 'speakers'],
-            properties: { text: { type: 'string' }, cite: ref('Cite'), speakers: ref('CitedSpeakers') },
+            required: ['text', 'cite', 'speakers', 'start_seconds'],
+            properties: { text: { type: 'string' }, cite: ref('Cite'), speakers: ref('CitedSpeakers'), start_seconds: ref('CitedTime') },
           },
         },
         action_items: {
           type: 'array',
           items: {
             type: 'object',
-            required: ['text', 'owner', 'due', 'cite', 'speakers'],
+            required: ['text', 'owner', 'due', 'cite', 'speakers', 'start_seconds'],
             properties: {
               text: { type: 'string' },
-              owner: { type: ['string', 'null'] },
-              due: { type: ['string', 'null'] },
+              owner: {
+                type: ['string', 'null'],
+                description: 'The participant the task was given to, as they were named; null when nobody was named.',
+              },
+              due: {
+                type: ['string', 'null'],
+                format: 'date',
+                description: 'The day it is due (YYYY-MM-DD, "by Friday" resolved against the meeting date); null when none was said.',
+              },
               cite: ref('Cite'),
               speakers: ref('CitedSpeakers'),
+              start_seconds: ref('CitedTime'),
             },
           },
         },
@@ -50,6 +58,11 @@ export const summariesOpenApi: OpenApiFragment = {
       type: 'array',
       items: { type: 'string' },
       description: 'Who said the cited segments (their names, each once, in cite order); empty when the transcript does not name them.',
+    },
+    CitedTime: {
+      type: ['number', 'null'],
+      description:
+        'When it was said: seconds from the start of the recording (inside a long segment, estimated from the word position); null for summaries made before items carried a time.',
     },
     Cite: {
       type: 'array',

@@ -3,12 +3,22 @@ import type { Db } from '../db/connection';
 /** Transcript segments a summary item was drawn from, by index. */
 export type Cite = number[];
 
-/** A meeting's summary. `speakers` of an item: who said the segments it cites (names, each once); [] when unknown. */
+/**
+ * A meeting's summary. `speakers` of an item: who said the segments it cites (names, each once); [] when unknown.
+ * `start_seconds`: when it was said, seconds from the start of the recording; null when unknown.
+ */
 export interface Summary {
   meeting_id: string;
   tldr: string;
-  decisions: { text: string; cite: Cite; speakers?: string[] }[];
-  action_items: { text: string; owner: string | null; due: string | null; cite: Cite; speakers?: string[] }[];
+  decisions: { text: string; cite: Cite; speakers?: string[]; start_seconds?: number | null }[];
+  action_items: {
+    text: string;
+    owner: string | null;
+    due: string | null;
+    cite: Cite;
+    speakers?: string[];
+    start_seconds?: number | null;
+  }[];
   generator: 'extractive' | 'llm';
   created_at: string;
 }
@@ -55,8 +65,16 @@ export class SummariesRepo {
 function parse(row: StoredSummary): Summary {
   return {
     ...row,
-    // Summaries stored before items named their speakers have none.
-    decisions: (JSON.parse(row.decisions) as Summary['decisions']).map((d) => ({ ...d, speakers: d.speakers ?? [] })),
-    action_items: (JSON.parse(row.action_items) as Summary['action_items']).map((a) => ({ ...a, speakers: a.speakers ?? [] })),
+    // Summaries stored before items named their speakers and times have none.
+    decisions: (JSON.parse(row.decisions) as Summary['decisions']).map((d) => ({
+      ...d,
+      speakers: d.speakers ?? [],
+      start_seconds: d.start_seconds ?? null,
+    })),
+    action_items: (JSON.parse(row.action_items) as Summary['action_items']).map((a) => ({
+      ...a,
+      speakers: a.speakers ?? [],
+      start_seconds: a.start_seconds ?? null,
+    })),
   };
 }

@@ -42,8 +42,8 @@ export class SummariesService {
       const summary: Summary = {
         meeting_id: meeting.id,
         ...input,
-        decisions: input.decisions.map((d) => ({ ...d, speakers: d.speakers ?? [] })),
-        action_items: input.action_items.map((a) => ({ ...a, speakers: a.speakers ?? [] })),
+        decisions: input.decisions.map((d) => ({ ...d, speakers: d.speakers ?? [], start_seconds: d.start_seconds ?? null })),
+        action_items: input.action_items.map((a) => ({ ...a, speakers: a.speakers ?? [], start_seconds: a.start_seconds ?? null })),
         created_at: isoAt(this.clock.now()),
       };
       this.repo.save(summary);

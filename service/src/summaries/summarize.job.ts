@@ -47,14 +47,18 @@ export class SummarizeJob implements JobHandler<SummarizeJobPayload> {
   }
 }
 
-/** The summary with each decision and action item naming who said the segments it cites. */
+/**
+ * The summary with each decision and action item naming who said the segments it cites, and when it was said
+ * (the summarizer's time, else the first cited segment's start).
+ */
 export function withSpeakers<S extends Pick<Summary, 'decisions' | 'action_items'>>(summary: S, segments: TranscriptSegment[]): S {
   const speakersOf = (cite: number[]) => [
     ...new Set(cite.map((i) => segments[i]?.speaker).filter((name): name is string => typeof name === 'string')),
   ];
+  const startOf = (item: { cite: number[]; start_seconds?: number | null }) => item.start_seconds ?? segments[item.cite[0]!]?.start ?? null;
   return {
     ...summary,
-    decisions: summary.decisions.map((d) => ({ ...d, speakers: speakersOf(d.cite) })),
-    action_items: summary.action_items.map((a) => ({ ...a, speakers: speakersOf(a.cite) })),
+    decisions: summary.decisions.map((d) => ({ ...d, speakers: speakersOf(d.cite), start_seconds: startOf(d) })),
+    action_items: summary.action_items.map((a) => ({ ...a, speakers: speakersOf(a.cite), start_seconds: startOf(a) })),
   };
 }

@@ -7,6 +7,8 @@ export const POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 /** A pause between two words longer than this starts a new segment even inside one utterance. */
 const MAX_PAUSE_S = 1.2;
+/** A silence inside an utterance at least this long ends a sentence (flite pauses 0.18-0.4 s between sentences, 0.02-0.07 s at commas). */
+const SENTENCE_PAUSE_S = 0.15;
 /** Fillers and markers pocketsphinx prints in its word timings that are not words. */
 const NOT_WORDS = /^(<s>|<\/s>|<sil>|\[NOISE\]|\[SPEECH\]|\+\+.*\+\+|\[.*\])$/i;
 
@@ -15,12 +17,15 @@ interface TimedWord {
   word: string;
   start: number;
   end: number;
+  /** A long pause follows it: it ends a sentence. */
+  stop?: boolean;
 }
 
 /**
  * Parses what `pocketsphinx_continuous -time yes` prints: per utterance a line of text, then one line per word
  * `word start end confidence` bracketed by `<s>`/`</s>`. Each utterance becomes a segment (split again at long
- * pauses); pronunciation variants (`on(2)`) lose their suffix and fillers are dropped.
+ * pauses); a shorter pause (`<sil>` of 0.15 s or more) inside it ends a sentence with a full stop, so run-on speech
+ * keeps its sentence ends for the summarizer; pronunciation variants (`on(2)`) lose their suffix and fillers are dropped.
  */
 export function parsePocketsphinxOutput(
   output: string,
@@ -36,7 +41,7 @@ export function parsePocketsphinxOutput(
         end: words.at(-1)!.end,
         speaker,
         participant_id: participantId,
-        text: words.map((w) => w.word).join(' '),
+        text: words.map((w, i) => (w.stop && i < words.length - 1 ? `${w.word}.` : w.word)).join(' '),
       });
     words = [];
   };
@@ -47,6 +52,7 @@ export function parsePocketsphinxOutput(
     if (raw === '<s>') flush();
     if (NOT_WORDS.test(raw!)) {
       if (raw === '</s>') flush();
+      if (raw === '<sil>' && words.length > 0 && Number(end) - Number(start) >= SENTENCE_PAUSE_S) words.at(-1)!.stop = true;
       continue;
     }
     const word: TimedWord = { word: raw!.replace(/\(\d+\)$/, ''), start: Number(start), end: Number(end) };

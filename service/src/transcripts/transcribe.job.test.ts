@@ -166,7 +166,9 @@ describe('the transcribe and summarize jobs', () => {
     });
     expect(await w.runOnce()).toBe(1);
     const summary = t.services.summaries.find(t.services.identity.authenticate(t.key())!, meeting.id);
-    expect(summary.decisions).toEqual([{ text: 'We decided to ship the release on friday.', cite: [0], speakers: ['Alice'] }]);
+    expect(summary.decisions).toEqual([
+      { text: 'We decided to ship the release on friday.', cite: [0], speakers: ['Alice'], start_seconds: 0 },
+    ]);
     expect(summary.action_items).toMatchObject([{ owner: 'Alice Smith', cite: [1], speakers: ['Bob Jones'] }]);
   });
 

@@ -7,6 +7,10 @@ const speakers = {
   items: { type: 'string' },
   description: 'Who said the cited segments (names, each once); empty when unknown.',
 };
+const startSeconds = {
+  type: ['number', 'null'],
+  description: 'When it was said: seconds from the start of the recording; null when unknown.',
+};
 
 /** get_summary: a meeting's AI summary (TL;DR, decisions, action items). */
 export const getSummaryTool = defineTool<{ meeting: string }>({
@@ -27,14 +31,25 @@ export const getSummaryTool = defineTool<{ meeting: string }>({
       tldr: { type: 'string' },
       decisions: {
         type: 'array',
-        items: { type: 'object', required: ['text', 'cite', 'speakers'], properties: { text: { type: 'string' }, cite, speakers } },
+        items: {
+          type: 'object',
+          required: ['text', 'cite', 'speakers', 'start_seconds'],
+          properties: { text: { type: 'string' }, cite, speakers, start_seconds: startSeconds },
+        },
       },
       action_items: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['text', 'owner', 'due', 'cite', 'speakers'],
-          properties: { text: { type: 'string' }, owner: { type: ['string', 'null'] }, due: { type: ['string', 'null'] }, cite, speakers },
+          required: ['text', 'owner', 'due', 'cite', 'speakers', 'start_seconds'],
+          properties: {
+            text: { type: 'string' },
+            owner: { type: ['string', 'null'], description: 'Who the task was given to; null when nobody was named.' },
+            due: { type: ['string', 'null'], description: 'The day it is due, YYYY-MM-DD; null when none was said.' },
+            cite,
+            speakers,
+            start_seconds: startSeconds,
+          },
         },
       },
       generator: {
