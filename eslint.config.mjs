@@ -10,6 +10,7 @@ const adapterFiles = [
   'service/src/**/*.routes.ts',
   'service/src/app.ts',
   'service/src/main.ts',
+  'service/src/runtime.ts',
   'service/src/testing/**',
   'service/src/**/*.test.ts',
 ];

@@ -1,6 +1,3 @@
-import type { Server } from 'node:http';
-import { createApp } from '../app';
-import { listen } from '../http/server';
 import type { ProjectDatabase } from '../project/project.database';
 import type { Config } from '../config';
 import type { OrganizationRow, UserRow } from '../identity/identity.repo';
@@ -14,13 +11,14 @@ import type { ManualClock } from '../shared/clock';
 import { startTestCore } from './core';
 import { freePort } from './postgres-server';
 import { WorkerPool } from '../media/worker-pool';
-import { roomMediaProvider } from '../media/mediasoup-room-media';
-import { attachRoomSockets } from '../ws/room.socket';
+import { portOf } from '../http/server';
+import { startService } from '../runtime';
+import type { Logger } from '../shared/logger';
 
 /** One worker on loopback, on a port range picked at random so that test files running in parallel do not collide. */
-function startTestWorkers(): Promise<WorkerPool> {
+function startTestWorkers(_config: Config, logger: Logger): Promise<WorkerPool> {
   const minPort = 41_000 + Math.floor(Math.random() * 900) * 20;
-  return WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1' });
+  return WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logger });
 }
 
 /** An answer as the tests see it. */
@@ -78,13 +76,14 @@ export async function startTestServer(
   const { config, services, clock, dataDir, logger } = core;
   const { owner } = services.identity.ensureOwner();
   const org = services.identity.listOrganizations()[0]!;
-  const media = opts.media ? await startTestWorkers() : undefined;
-  if (media) services.rooms.useMedia(roomMediaProvider(media));
-  const app = createApp({ config, services, logger, project: core.project, media });
-  const server: Server = await listen(app, listenPort, '127.0.0.1');
-  const sockets = media ? attachRoomSockets(server, services.rooms, services.roomAccess, logger) : undefined;
-  const port = (server.address() as { port: number }).port;
-  const url = `http://127.0.0.1:${port}`;
+  // The production runtime; the tests drive the background workers themselves (deliveryWorker(), jobWorker()).
+  const running = await startService(core, {
+    host: '127.0.0.1',
+    startMedia: async (cfg, log) => (opts.media ? startTestWorkers(cfg, log) : undefined),
+    background: false,
+  });
+  const { media } = running;
+  const url = `http://127.0.0.1:${portOf(running.server)}`;
   return {
     url,
     services,
@@ -136,13 +135,7 @@ export async function startTestServer(
       }).key;
     },
     async close() {
-      services.rooms.close();
-      sockets?.close();
-      await services.rooms.recordings.stopAll();
-      await media?.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await core.project.close();
+      await running.stop({ dropConnections: true });
       core.dispose();
     },
   };
