@@ -15,6 +15,7 @@ import type {
   ServerNotificationFrame,
 } from './protocol';
 import type { ReceiveStats } from './receive-stats';
+import { reconnectDelay } from './reconnect-delay';
 import { RoomSocket } from './room-socket';
 import type { SessionEnd, SessionEventMap, SessionPhase } from './session-events';
 
@@ -28,7 +29,6 @@ export interface SessionOptions {
   microphoneDeviceId?: string;
 }
 
-const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 3000];
 const RECONNECT_GIVE_UP_MS = 120_000;
 
 /**
@@ -281,8 +281,7 @@ export class RoomSession {
   private async reconnect(): Promise<void> {
     const giveUpAt = Date.now() + RECONNECT_GIVE_UP_MS;
     for (let attempt = 0; ; attempt++) {
-      const base = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
-      await new Promise((resolve) => window.setTimeout(resolve, base + Math.random() * base * 0.3));
+      await new Promise((resolve) => window.setTimeout(resolve, reconnectDelay(attempt)));
       if (this.isEnded()) return;
       try {
         await this.connect();

@@ -1,5 +1,6 @@
 import { arrange, featuredPeer, gridFor, layerForWidth, type StageInput } from '../web/room/src/features/stage/arrangement';
 import { sumInboundRtp } from '../web/room/src/receive-stats';
+import { reconnectDelay } from '../web/room/src/reconnect-delay';
 
 describe('the room’s stage: simulcast layers, grid and strip sizes, who is shown large', () => {
   it('a tile asks for the simulcast layer its width needs: low up to 400 px, medium up to 800 px, full beyond', () => {
@@ -82,5 +83,14 @@ describe('receive statistics: the inbound RTP streams summed per kind', () => {
       audio: { bytesReceived: 0, packetsReceived: 0, streams: 0 },
       video: { bytesReceived: 0, framesDecoded: 0, streams: 0, frameWidth: 0 },
     });
+  });
+});
+
+describe('reconnecting: how long the page waits before each attempt', () => {
+  it('250 ms, 500 ms, 1 s, 2 s, then 3 s each time, plus up to 30 % at random', () => {
+    const none = () => 0;
+    expect([0, 1, 2, 3, 4, 5, 50].map((attempt) => reconnectDelay(attempt, none))).toEqual([250, 500, 1000, 2000, 3000, 3000, 3000]);
+    expect(reconnectDelay(0, () => 1)).toBe(325);
+    expect(reconnectDelay(9, () => 0.5)).toBe(3450);
   });
 });
