@@ -143,34 +143,42 @@ export function createServices(
   const dashboardRepo = new DashboardRepo(db);
   const signInAttempts = new SignInAttempts(new SignInFailuresRepo(db), clock);
   const events = new EventsService(new EventsRepo(db), ids, clock);
-  const meetings = new MeetingsService(new MeetingsRepo(db), identity, events, transaction, ids, clock, config.baseUrl);
+  const meetings = new MeetingsService({
+    repo: new MeetingsRepo(db),
+    identity,
+    events,
+    transaction,
+    ids,
+    clock,
+    baseUrl: config.baseUrl,
+  });
   const roomLinks = new RoomLinks(tokens, meetings, new HostLinkHoldersRepo(db), clock, config.baseUrl);
   const embedTokens = new EmbedTokens(tokens, clock);
   const deliveries = new DeliveriesRepo(db);
   const jobsRepo = new JobsRepo(db);
   const jobs = new JobQueue(jobsRepo, ids, clock);
   const webhookEndpoints = new WebhookEndpointsRepo(db);
-  const webhooks = new WebhooksService(
-    webhookEndpoints,
+  const webhooks = new WebhooksService({
+    endpoints: webhookEndpoints,
     deliveries,
     identity,
     secrets,
     transaction,
     ids,
     clock,
-    config.allowInsecureWebhooks,
-    config.webhooks.endpointsPerOrganization,
-  );
+    allowInsecureUrls: config.allowInsecureWebhooks,
+    maxEndpointsPerOrganization: config.webhooks.endpointsPerOrganization,
+  });
   const integrationsRepo = new IntegrationsRepo(db);
-  const integrations = new IntegrationsService(
-    integrationsRepo,
+  const integrations = new IntegrationsService({
+    repo: integrationsRepo,
     deliveries,
     secrets,
     transaction,
     ids,
     clock,
-    config.allowInsecureWebhooks,
-  );
+    allowInsecureUrls: config.allowInsecureWebhooks,
+  });
   events.subscribe(webhooks);
   events.subscribe(integrations);
   events.subscribe(new TranscriptionTrigger(meetings, jobs));
@@ -252,26 +260,39 @@ export function createServices(
     integrationsRepo,
     slackOAuth:
       config.slackOAuth &&
-      new SlackOAuthService(
-        new SlackOAuthRepo(db),
+      new SlackOAuthService({
+        repo: new SlackOAuthRepo(db),
         integrations,
         tokens,
         transaction,
         clock,
-        {
+        settings: {
           ...config.slackOAuth,
           apiUrl: config.slackApiUrl,
           redirectUri: `${config.baseUrl}${SLACK_OAUTH_CALLBACK_PATH}`,
           timeoutMs: config.webhooks.timeoutMs,
         },
         logger,
-      ),
-    dashboard: new DashboardService(dashboardRepo, identity, tokens, signInAttempts, transaction, ids, clock, {
-      baseUrl: config.baseUrl,
-      sessionTtlMs: config.dashboard.sessionTtlMs,
+      }),
+    dashboard: new DashboardService({
+      repo: dashboardRepo,
+      identity,
+      tokens,
+      attempts: signInAttempts,
+      transaction,
+      ids,
+      clock,
+      settings: { baseUrl: config.baseUrl, sessionTtlMs: config.dashboard.sessionTtlMs },
     }),
-    team: new TeamService(identityRepo, new InvitesRepo(db), dashboardRepo, signInAttempts, transaction, ids, clock, {
-      baseUrl: config.baseUrl,
+    team: new TeamService({
+      users: identityRepo,
+      invites: new InvitesRepo(db),
+      dashboard: dashboardRepo,
+      attempts: signInAttempts,
+      transaction,
+      ids,
+      clock,
+      settings: { baseUrl: config.baseUrl },
     }),
   };
 }

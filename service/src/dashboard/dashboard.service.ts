@@ -43,18 +43,39 @@ export interface DashboardSettings {
 const TOKEN_PREFIX = 'svc_ds_';
 const REFUSED = 'The sign-in link is invalid, expired or already used; run `npx svc dashboard-link` for a new one';
 
+/** What DashboardService works with. */
+export interface DashboardServiceDeps {
+  repo: DashboardRepo;
+  identity: IdentityService;
+  tokens: SignedTokens;
+  attempts: SignInAttempts;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  settings: DashboardSettings;
+}
+
 /** Signing in to the dashboard (one-time links, passwords), its sessions and their CSRF tokens. */
 export class DashboardService {
-  constructor(
-    private readonly repo: DashboardRepo,
-    private readonly identity: IdentityService,
-    private readonly tokens: SignedTokens,
-    private readonly attempts: SignInAttempts,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly settings: DashboardSettings,
-  ) {}
+  private readonly repo: DashboardRepo;
+  private readonly identity: IdentityService;
+  private readonly tokens: SignedTokens;
+  private readonly attempts: SignInAttempts;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly settings: DashboardSettings;
+
+  constructor(deps: DashboardServiceDeps) {
+    this.repo = deps.repo;
+    this.identity = deps.identity;
+    this.tokens = deps.tokens;
+    this.attempts = deps.attempts;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+  }
 
   /** A one-time link that signs `userId` (the owner by default) in, valid 15 minutes. */
   signInLink(userId: string = this.identity.ensureOwner().owner.id): SignInLink {

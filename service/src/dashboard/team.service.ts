@@ -53,18 +53,39 @@ export interface TeamSettings {
 const TOKEN_PREFIX = 'svc_inv_';
 const REFUSED = 'This invitation link is invalid, expired, revoked or already used; ask whoever invited you for a new one';
 
+/** What TeamService works with. */
+export interface TeamServiceDeps {
+  users: IdentityRepo;
+  invites: InvitesRepo;
+  dashboard: DashboardRepo;
+  attempts: SignInAttempts;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  settings: TeamSettings;
+}
+
 /** Teammates: invitations by one-time link, roles, and removal (which ends the user's sessions and keys). */
 export class TeamService {
-  constructor(
-    private readonly users: IdentityRepo,
-    private readonly invites: InvitesRepo,
-    private readonly dashboard: DashboardRepo,
-    private readonly attempts: SignInAttempts,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly settings: TeamSettings,
-  ) {}
+  private readonly users: IdentityRepo;
+  private readonly invites: InvitesRepo;
+  private readonly dashboard: DashboardRepo;
+  private readonly attempts: SignInAttempts;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly settings: TeamSettings;
+
+  constructor(deps: TeamServiceDeps) {
+    this.users = deps.users;
+    this.invites = deps.invites;
+    this.dashboard = deps.dashboard;
+    this.attempts = deps.attempts;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+  }
 
   /** The team: every user not removed, oldest first, with their organizations. */
   listMembers(): MemberView[] {

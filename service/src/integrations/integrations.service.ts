@@ -33,17 +33,36 @@ export interface Integration {
 /** Why a Slack app installed without a channel is not posting yet. */
 export const CHOOSE_CHANNEL = 'installed without a channel: choose the channel to post to';
 
+/** What IntegrationsService works with. */
+export interface IntegrationsServiceDeps {
+  repo: IntegrationsRepo;
+  deliveries: DeliveriesRepo;
+  secrets: SecretBox;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  allowInsecureUrls: boolean;
+}
+
 /** Slack and Teams notifications per organization, queued through the same outbox as webhooks. */
 export class IntegrationsService implements EventSubscriber {
-  constructor(
-    private readonly repo: IntegrationsRepo,
-    private readonly deliveries: DeliveriesRepo,
-    private readonly secrets: SecretBox,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly allowInsecureUrls: boolean,
-  ) {}
+  private readonly repo: IntegrationsRepo;
+  private readonly deliveries: DeliveriesRepo;
+  private readonly secrets: SecretBox;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly allowInsecureUrls: boolean;
+
+  constructor(deps: IntegrationsServiceDeps) {
+    this.repo = deps.repo;
+    this.deliveries = deps.deliveries;
+    this.secrets = deps.secrets;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.allowInsecureUrls = deps.allowInsecureUrls;
+  }
 
   /** Queues a pending delivery for each enabled integration of the event's organization that subscribes to its type. */
   enqueue(event: EventRow): void {

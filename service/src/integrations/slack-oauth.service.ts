@@ -53,6 +53,17 @@ export interface SlackOAuthSettings extends SlackOAuthConfig {
   timeoutMs: number;
 }
 
+/** What SlackOAuthService works with. */
+export interface SlackOAuthServiceDeps {
+  repo: SlackOAuthRepo;
+  integrations: IntegrationsService;
+  tokens: SignedTokens;
+  transaction: Transaction;
+  clock: Clock;
+  settings: SlackOAuthSettings;
+  logger: Logger;
+}
+
 /**
  * "Add to Slack" (OAuth v2) for an organization's notifications: `start` signs a short-lived state bound to the
  * dashboard session and organization and returns Slack's consent URL; `complete` checks the state (signature, expiry,
@@ -60,15 +71,23 @@ export interface SlackOAuthSettings extends SlackOAuthConfig {
  * A refused state or a Slack error changes nothing.
  */
 export class SlackOAuthService {
-  constructor(
-    private readonly repo: SlackOAuthRepo,
-    private readonly integrations: IntegrationsService,
-    private readonly tokens: SignedTokens,
-    private readonly transaction: Transaction,
-    private readonly clock: Clock,
-    private readonly settings: SlackOAuthSettings,
-    private readonly logger: Logger,
-  ) {}
+  private readonly repo: SlackOAuthRepo;
+  private readonly integrations: IntegrationsService;
+  private readonly tokens: SignedTokens;
+  private readonly transaction: Transaction;
+  private readonly clock: Clock;
+  private readonly settings: SlackOAuthSettings;
+  private readonly logger: Logger;
+
+  constructor(deps: SlackOAuthServiceDeps) {
+    this.repo = deps.repo;
+    this.integrations = deps.integrations;
+    this.tokens = deps.tokens;
+    this.transaction = deps.transaction;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+    this.logger = deps.logger;
+  }
 
   /** Slack's consent URL for an install into `organizationId` posting `events`. */
   start(installer: Installer, organizationId: string, events: EventType[]): string {

@@ -33,19 +33,38 @@ const CODE_ATTEMPTS = 8;
 /** Told when a meeting ended or was cancelled, after the change is stored. */
 export type MeetingClosedListener = (meeting: Meeting) => void;
 
+/** What MeetingsService works with. */
+export interface MeetingsServiceDeps {
+  repo: MeetingsRepo;
+  identity: IdentityService;
+  events: EventsService;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  baseUrl: string;
+}
+
 /** The rules of meetings and webinars: creation, edits, and the scheduled -> live -> ended / cancelled lifecycle. */
 export class MeetingsService {
   private readonly closedListeners: MeetingClosedListener[] = [];
 
-  constructor(
-    private readonly repo: MeetingsRepo,
-    private readonly identity: IdentityService,
-    private readonly events: EventsService,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly baseUrl: string,
-  ) {}
+  private readonly repo: MeetingsRepo;
+  private readonly identity: IdentityService;
+  private readonly events: EventsService;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly baseUrl: string;
+
+  constructor(deps: MeetingsServiceDeps) {
+    this.repo = deps.repo;
+    this.identity = deps.identity;
+    this.events = deps.events;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.baseUrl = deps.baseUrl;
+  }
 
   create(principal: Principal, input: CreateMeetingInput): Meeting {
     const kind = input.kind ?? 'meeting';

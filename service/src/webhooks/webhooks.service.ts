@@ -78,19 +78,42 @@ export interface WebhookEndpoint {
   secret?: string;
 }
 
+/** What WebhooksService works with. */
+export interface WebhooksServiceDeps {
+  endpoints: WebhookEndpointsRepo;
+  deliveries: DeliveriesRepo;
+  identity: IdentityService;
+  secrets: SecretBox;
+  transaction: Transaction;
+  ids: IdGenerator;
+  clock: Clock;
+  allowInsecureUrls: boolean;
+  maxEndpointsPerOrganization: number;
+}
+
 /** Webhook endpoints (the customer's receivers), and the outbox that queues one delivery per event and subscribed endpoint. */
 export class WebhooksService implements EventSubscriber {
-  constructor(
-    private readonly endpoints: WebhookEndpointsRepo,
-    private readonly deliveries: DeliveriesRepo,
-    private readonly identity: IdentityService,
-    private readonly secrets: SecretBox,
-    private readonly transaction: Transaction,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly allowInsecureUrls: boolean,
-    private readonly maxEndpointsPerOrganization: number,
-  ) {}
+  private readonly endpoints: WebhookEndpointsRepo;
+  private readonly deliveries: DeliveriesRepo;
+  private readonly identity: IdentityService;
+  private readonly secrets: SecretBox;
+  private readonly transaction: Transaction;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly allowInsecureUrls: boolean;
+  private readonly maxEndpointsPerOrganization: number;
+
+  constructor(deps: WebhooksServiceDeps) {
+    this.endpoints = deps.endpoints;
+    this.deliveries = deps.deliveries;
+    this.identity = deps.identity;
+    this.secrets = deps.secrets;
+    this.transaction = deps.transaction;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.allowInsecureUrls = deps.allowInsecureUrls;
+    this.maxEndpointsPerOrganization = deps.maxEndpointsPerOrganization;
+  }
 
   /** Queues a pending delivery, due now, for each enabled endpoint of the event's organization that subscribes to its type. */
   enqueue(event: EventRow): void {
