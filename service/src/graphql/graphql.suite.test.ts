@@ -32,7 +32,7 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql’s regression suite expects, on
     await p?.close();
   }, 60_000);
 
-  const gql = (query: string, variables: Record<string, unknown> = {}) => p.gql(query, variables, p.keys.serviceRole);
+  const gql = async (query: string, variables: Record<string, unknown> = {}): Promise<any> => p.gql(query, variables, p.keys.serviceRole);
 
   it('takes an orderBy variable whose list allows null items, and skips entries a variable left empty', async () => {
     const byList = `query($order: [BedOrderBy]) { bedCollection(orderBy: $order) { edges { node { id } } } }`;
