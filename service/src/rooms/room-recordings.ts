@@ -25,11 +25,6 @@ export class RoomRecordings {
     private readonly logger: Logger,
   ) {}
 
-  /** True while the meeting's room is being recorded. */
-  isRecording(meetingId: string): boolean {
-    return this.active.has(meetingId);
-  }
-
   /** Starts recording a room; conflict when it already is, or when recording is unavailable (the recording is then marked failed). */
   start(room: Room): { recordingId: string } {
     if (this.active.has(room.meeting.id)) throw AppError.conflict('This meeting is already being recorded');

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import {
   hostRoomCredential,
   joinRoom,
+  principalIn,
   roomCredential,
   RoomClient,
   seedMeeting,
@@ -133,7 +134,7 @@ describe('the room socket', () => {
     expect(room.joined()).toHaveLength(3);
     expect(room.waitingList().map((p) => p.name)).toEqual(['Knocking']);
     expect(room.recording).toBe(false);
-    expect(t.services.rooms.recordings.isRecording(m.id)).toBe(false);
+    expect(t.services.recordings.list(principalIn(t, t.org.id), m.id, { after: null, limit: 10 }).data).toEqual([]);
     expect([host.closeCode, other.closeCode, knocking.client.closeCode]).toEqual([null, null, null]);
     for (const client of [host, guest, other, knocking.client]) client.close();
   });

@@ -203,7 +203,7 @@ export class RoomsService {
     return this.participants.recordAllLeft();
   }
 
-  /** The live rooms, for health reports and tests. */
+  /** The live rooms (tests and benchmarks reach a room's media through them). */
   liveRooms(): Room[] {
     return [...this.rooms.values()];
   }
