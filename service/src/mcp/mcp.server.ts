@@ -28,15 +28,22 @@ const INSTRUCTIONS =
   'action items across meetings; create_meeting and schedule_meeting create meetings and return the join_url to share. Which tools you see ' +
   'depends on the scopes of the API key.';
 
-/** The tools and resources an API key may use, built once per endpoint: argument validators are compiled here. */
+/** A tool answered something its output schema does not allow: a bug of the server, reported as an internal error. */
+export class ToolOutputError extends Error {}
+
+/** The tools and resources an API key may use, built once per endpoint: argument and result validators are compiled here. */
 export class McpCatalog {
   private readonly validators = new Map<string, (args: unknown) => Record<string, unknown>>();
+  private readonly outputValidators = new Map<string, (structured: unknown) => Record<string, unknown>>();
 
   constructor(
     readonly tools: McpTool[] = TOOLS,
     readonly templates: McpResourceTemplate[] = RESOURCE_TEMPLATES,
   ) {
-    for (const tool of tools) this.validators.set(tool.name, objectValidator(tool.inputSchema));
+    for (const tool of tools) {
+      this.validators.set(tool.name, objectValidator(tool.inputSchema));
+      this.outputValidators.set(tool.name, objectValidator(tool.outputSchema));
+    }
   }
 
   /** A new MCP server for one request of `ctx.principal`, showing only what its scopes allow. */
@@ -100,9 +107,21 @@ export class McpCatalog {
         throw AppError.missingScope(tool.scope, `This API key lacks the ${tool.scope} scope, which ${tool.name} needs`);
       }
       const output = await tool.run(ctx, this.validators.get(name)!(args));
+      this.checkOutput(tool, output.structured);
       return { structuredContent: output.structured, content: [{ type: 'text', text: output.text ?? JSON.stringify(output.structured) }] };
     } catch (err) {
       return toolErrorResult(err, logger);
+    }
+  }
+
+  /** Throws a ToolOutputError naming each field when `structured` does not match the tool's output schema (MCP clients check it too). */
+  private checkOutput(tool: McpTool, structured: unknown): void {
+    try {
+      this.outputValidators.get(tool.name)!(structured);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const fields = (err.extra.errors ?? []).map((e) => `${e.param} ${e.message}`).join('; ');
+      throw new ToolOutputError(`${tool.name} returned a result that does not match its output schema: ${fields}`);
     }
   }
 }
