@@ -17,3 +17,9 @@ export type Registration = Schema['Registration'];
 export type Transcript = Schema['Transcript'];
 /** A meeting's summary: the gist, decisions and action items. */
 export type Summary = Schema['Summary'];
+/** A webhook endpoint (its secret only in the answer that created or rotated it). */
+export type WebhookEndpoint = Schema['WebhookEndpoint'];
+/** A chat or project integration and how its deliveries go. */
+export type Integration = Schema['Integration'];
+/** One event's delivery to a webhook endpoint or an integration, with its attempts. */
+export type Delivery = Schema['Delivery'] | Schema['IntegrationDelivery'];

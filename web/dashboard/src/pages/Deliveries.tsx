@@ -1,26 +1,7 @@
 import { Fragment, useState } from 'react';
 import { api, type Page } from '../api';
+import type { Delivery } from '../api-types';
 import { Badge, Button, ErrorNotice, useAction, Table, useLoad, when } from '../ui';
-
-interface Attempt {
-  number: number;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
-
-interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
-  attempt_count: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: Attempt[];
-}
 
 const TONE = { pending: 'info', delivering: 'info', succeeded: 'ok', failed: 'bad' } as const;
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, type Page, type Session } from '../api';
+import type { WebhookEndpoint as Endpoint } from '../api-types';
 import { Badge, Button, Checkboxes, ConfirmButton, ErrorNotice, SecretOnce, Section, useAction, Table, useLoad, when } from '../ui';
 import { Deliveries } from './Deliveries';
 
@@ -13,17 +14,6 @@ interface ApiKey {
   revoked_at: string | null;
   last_used_at: string | null;
   created_at: string;
-}
-
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string;
-  events: string[];
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  secret?: string;
 }
 
 const EXPIRIES = [

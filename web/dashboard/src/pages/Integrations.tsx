@@ -1,21 +1,9 @@
 import { useEffect, useState } from 'react';
 import { api, type Page, type Session } from '../api';
+import type { Integration } from '../api-types';
 import { navigate, useLocation } from '../router';
 import { Badge, Button, Checkboxes, ConfirmButton, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
 import { Deliveries } from './Deliveries';
-
-interface Integration {
-  id: string;
-  kind: 'slack' | 'teams' | 'project';
-  events: string[];
-  channel: string | null;
-  secret_hint: string;
-  enabled: boolean;
-  status: 'ok' | 'failing' | 'disabled';
-  disabled_reason: string | null;
-  last_error: string | null;
-  last_delivered_at: string | null;
-}
 
 const KIND_LABEL = { slack: 'Slack', teams: 'Microsoft Teams', project: 'Project database' } as const;
 
