@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { compositionImports, fileCycles, folderCycles, leafViolations, oversizedFiles, readImportGraph } from './testing/import-graph';
+import {
+  compositionImports,
+  fileCycles,
+  folderCycles,
+  leafViolations,
+  oversizedFiles,
+  readImportGraph,
+  wideConstructors,
+} from './testing/import-graph';
 
 /** Longest source file allowed in the service and the browser packages. */
 const MAX_LINES = 400;
@@ -38,6 +46,10 @@ describe('the shape of service/src', () => {
 
   it('keeps the composition root (app.ts, services.ts, runtime.ts, main.ts, cli.ts, bootstrap.ts) out of the folders', () => {
     expect(compositionImports(graph)).toEqual([]);
+  });
+
+  it('has no constructor with more than five parameters: those take one named object', () => {
+    expect(wideConstructors(__dirname, 5)).toEqual([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines in service/src, web/*/src or embed/*/src`, () => {

@@ -8,6 +8,7 @@ import {
   leafViolations,
   oversizedFiles,
   readImportGraph,
+  wideConstructors,
   type ImportGraph,
 } from './import-graph';
 
@@ -93,6 +94,11 @@ describe('the import graph checker', () => {
       write('rooms/room.test.ts', "import { x } from '../config';\n");
       write('testing/harness.ts', "import { x } from '../config';\n");
       write('big.ts', 'const a = 1;\n'.repeat(401));
+      write(
+        'wide.ts',
+        'export class Wide {\n  constructor(a: 1, b: 2, c: 3, d: 4, e: 5, f: 6) {}\n}\nexport class Narrow {\n  constructor(deps: { a: 1; b: 2; c: 3; d: 4; e: 5; f: 6 }) {}\n}\n',
+      );
+      write('five.ts', 'export class Five {\n  constructor(a: 1, b: 2, c: 3, d: 4, e: 5) {}\n}\n');
       write('small.ts', 'const a = 1;\n'.repeat(400));
       write('generated/api.ts', 'const a = 1;\n'.repeat(500));
       write('dist/out.ts', 'const a = 1;\n'.repeat(500));
@@ -104,15 +110,21 @@ describe('the import graph checker', () => {
         'big.ts': [],
         'config.ts': ['rooms/room.ts'],
         'dist/out.ts': [],
+        'five.ts': [],
         'generated/api.ts': [],
         'rooms/peer.ts': ['shared/index.ts', 'config.ts'],
         'rooms/room.ts': ['shared/ids.ts', 'rooms/peer.ts'],
         'shared/ids.ts': [],
         'shared/index.ts': ['shared/ids.ts'],
         'small.ts': [],
+        'wide.ts': [],
       });
       expect(fileCycles(readImportGraph(root))).toEqual([['config.ts', 'rooms/peer.ts', 'rooms/room.ts']]);
       expect(leafViolations(readImportGraph(root))).toEqual(['config.ts -> rooms/room.ts']);
+    });
+
+    it('names the constructors taking more than five parameters', () => {
+      expect(wideConstructors(root, 5)).toEqual(['wide.ts: Wide (6)']);
     });
 
     it('names the files over the line limit with their length, leaving out generated code and build output', () => {

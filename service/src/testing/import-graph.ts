@@ -149,3 +149,20 @@ export function oversizedFiles(dirs: string[], maxLines: number): string[] {
   }
   return found.sort();
 }
+
+/** Constructors under `root` (not tests, not `testing/`) taking more than `maxParams` parameters, as `file: Class (n)`. */
+export function wideConstructors(root: string, maxParams: number): string[] {
+  const found: string[] = [];
+  for (const file of readImportGraph(root).keys()) {
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isConstructorDeclaration(node) && node.parameters.length > maxParams) {
+        const owner = ts.isClassLike(node.parent) ? (node.parent.name?.text ?? 'class') : 'class';
+        found.push(`${file}: ${owner} (${node.parameters.length})`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
