@@ -257,6 +257,10 @@ async function replayDriver(kind: ProjectDriverKind, dir: string, filter: string
   progress(`starting the project database on ${kind}`);
   const p = await startTestProject(kind, { statementTimeoutMs: 30_000 });
   try {
+    // pg_regress runs pg_graphql's suite with PGTZ=PST8PDT: sessions opened from now on (and PGlite's one) use it.
+    await p.sql(
+      `do $$ begin execute format('alter database %I set timezone = %L', current_database(), 'PST8PDT'); end $$; set timezone = 'PST8PDT'`,
+    );
     const schemas = await rowsOf(p, `select nspname from pg_namespace`);
     const roles = await rowsOf(p, `select rolname from pg_roles`);
     const baseline = {

@@ -43,8 +43,10 @@ export class FilterPlanner {
     const column = f.column;
     const out: FilterPlan[] = [];
     for (const [op, value] of Object.entries(ops)) {
-      if (value === null || value === undefined) continue;
-      if (op === 'is') out.push({ kind: 'isNull', column, isNull: value === 'NULL' });
+      if (value === undefined || (value === null && op === 'is')) continue;
+      // As SQL (and pg_graphql): a comparison with null holds for no row.
+      if (value === null) out.push({ kind: 'const', value: false });
+      else if (op === 'is') out.push({ kind: 'isNull', column, isNull: value === 'NULL' });
       else if (f.isArray) {
         if (!(op in ARRAY)) throw gqlError(`Unknown filter operator "${op}"`);
         out.push({ kind: 'array', column, op: ARRAY[op as keyof typeof ARRAY], value });

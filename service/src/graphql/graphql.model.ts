@@ -35,6 +35,8 @@ export interface RelationField {
   target: TableModel;
   /** Pairs of (column of this table, column of the target) to join on. */
   join: [string, string][];
+  /** Always finds its row (a foreign key with a not-null column, to a table without RLS). */
+  notNull: boolean;
 }
 
 /** A function taking the table's row type. */
@@ -270,13 +272,21 @@ export function buildModel(r: Reflection, role: ApiRole): GraphModel {
     const oneToOne = local.table.uniques.some((u) => u.length === fk.columns.length && u.every((c) => fk.columns.includes(c)));
     const toManyName = fk.localName ?? (oneToOne ? lowerFirst(local.typeName) : `${lowerFirst(local.typeName)}Collection`);
     if (NAME.test(toOneName) && !local.fields.has(toOneName))
-      local.fields.set(toOneName, { kind: 'toOne', name: toOneName, target: foreign, join });
+      local.fields.set(toOneName, {
+        kind: 'toOne',
+        name: toOneName,
+        target: foreign,
+        join,
+        // As pg_graphql: a row a foreign key with a not-null column points at exists, unless RLS may hide it.
+        notNull: localCols.some((c) => (c as ColumnField).column.notNull) && !foreign.table.rowSecurity,
+      });
     if (NAME.test(toManyName) && !foreign.fields.has(toManyName)) {
       foreign.fields.set(toManyName, {
         kind: oneToOne ? 'toOne' : 'toMany',
         name: toManyName,
         target: local,
         join: join.map(([a, b]) => [b, a] as [string, string]),
+        notNull: false,
       });
     }
   }

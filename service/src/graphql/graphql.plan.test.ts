@@ -32,6 +32,7 @@ const table = (oid: number, name: string, columns: RColumn[], comment: string | 
   schema: 'public',
   name,
   kind: 'r',
+  rowSecurity: false,
   comment,
   columns,
   primaryKey: ['id'],

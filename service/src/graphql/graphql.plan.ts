@@ -133,7 +133,7 @@ export class OperationPlanner {
     return { table: t, withType, fields: out };
   }
 
-  /** The order of a connection: the `orderBy` entries, then the primary key's columns not named yet. */
+  /** The order of a connection: the `orderBy` entries, then the primary key's columns (named again if orderBy named them). */
   order(t: TableModel, orderBy: unknown): OrderItem[] {
     const items: OrderItem[] = [];
     for (const entry of (orderBy as (Record<string, Direction | null> | null)[] | null | undefined) ?? []) {
@@ -146,9 +146,8 @@ export class OperationPlanner {
       const dir = entry![keys[0]!]!;
       if (!items.some((i) => i.column === f.column.name)) items.push({ column: f.column.name, sqlType: f.column.sqlType, dir });
     }
-    for (const c of t.primaryKey) {
-      if (!items.some((i) => i.column === c.name)) items.push({ column: c.name, sqlType: c.sqlType, dir: 'AscNullsLast' });
-    }
+    // Always, as pg_graphql: its cursors hold the key's values at the end even when orderBy names them.
+    for (const c of t.primaryKey) items.push({ column: c.name, sqlType: c.sqlType, dir: 'AscNullsLast' });
     return items;
   }
 

@@ -3,6 +3,7 @@ import {
   NoUndefinedVariablesRule,
   NoUnusedVariablesRule,
   specifiedRules,
+  UniqueInputFieldNamesRule,
   getNamedType,
   GraphQLError,
   isEnumType,
@@ -284,8 +285,13 @@ function onlyItemNullabilityDiffers(message: string): boolean {
   return given.includes('[') && inner(given) === inner(expected) && (given.endsWith('!') || !expected.endsWith('!'));
 }
 
-/** graphql-js's rules but two pg_graphql does not apply: a variable the operation does not define is absent, one it does not use is ignored. */
-const RULES = specifiedRules.filter((rule) => rule !== NoUndefinedVariablesRule && rule !== NoUnusedVariablesRule);
+/**
+ * graphql-js's rules but three pg_graphql does not apply: a variable the operation does not define is absent, one it
+ * does not use is ignored, and of an input field given twice the last is taken.
+ */
+const RULES = specifiedRules.filter(
+  (rule) => rule !== NoUndefinedVariablesRule && rule !== NoUnusedVariablesRule && rule !== UniqueInputFieldNamesRule,
+);
 
 function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as K);

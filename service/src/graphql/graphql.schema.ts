@@ -190,10 +190,10 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
             const type = valueType(f.scalar, f.isArray);
             out[f.name] = { type: f.column.notNull ? new GraphQLNonNull(type) : type, description };
           } else if (f.kind === 'computed') out[f.name] = { type: valueType(f.scalar, f.isArray) };
-          else if (f.kind === 'toOne') out[f.name] = { type: objectOf(f.target) };
+          else if (f.kind === 'toOne') out[f.name] = { type: f.notNull ? new GraphQLNonNull(objectOf(f.target)) : objectOf(f.target) };
           else if (f.kind === 'computedRelation')
             out[f.name] = f.many ? { type: connectionOf(f.target), args: collectionArgs(f.target) } : { type: objectOf(f.target) };
-          else out[f.name] = { type: new GraphQLNonNull(connectionOf(f.target)), args: collectionArgs(f.target) };
+          else out[f.name] = { type: connectionOf(f.target), args: collectionArgs(f.target) };
         }
         return out;
       },
@@ -214,7 +214,7 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     };
     const pkFields = t.primaryKey.map((c) => columnFields(t).find((f) => f.column.name === c.name));
     // A key column whose name another column took has no argument to be looked up by.
-    if (pkFields.every((f) => f !== undefined)) {
+    if (pkFields.every((f) => f !== undefined) && t.primaryKey.every((c) => BY_PK_TYPES.has(c.typname))) {
       query[`${lowerFirst(t.typeName)}ByPk`] = {
         type: objectOf(t),
         description: `Retrieve a record of type \`${t.typeName}\` by its primary key`,
@@ -300,6 +300,9 @@ export function buildSchema(model: GraphModel): GraphQLSchema {
     types: [...objects.values(), ...Object.values(scalars), ...types.standardFilters(), filterIs, direction, pageInfo, idFilter],
   });
 }
+
+/** The key types pg_graphql looks rows up by (`<table>ByPk`): integers, text and uuid. */
+const BY_PK_TYPES = new Set(['int2', 'int4', 'int8', 'text', 'varchar', 'bpchar', 'char', 'citext', 'uuid']);
 
 /** Whether a connection can be ordered by a column. */
 const orderable = (c: ColumnField) => !c.isArray && c.scalar !== 'JSON';

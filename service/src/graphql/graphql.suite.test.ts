@@ -15,6 +15,13 @@ create table stamp(id int generated always as identity primary key);
 create table only_key(" key" int primary key);
 create table plant(id int primary key, bed_id int not null, name text not null);
 insert into plant values (1, 1, 'red kale'), (2, 1, 'curly kale'), (3, 3, 'winter leek'), (4, 1, 'black kale');
+create table shelf(id int primary key);
+create table jar(id int primary key, shelf_id int not null references shelf(id), lid_of int references jar(id));
+create table vault(id int primary key);
+alter table vault enable row level security;
+create table coin(id int primary key, vault_id int not null references vault(id));
+create table flag(on_off boolean primary key);
+create table reading(value float8 primary key);
 create function neighbours(b bed) returns setof plant stable language sql as $$ select * from plant where bed_id = b.id $$;
 create function tallest(b bed) returns plant stable language sql as $$ select * from plant where bed_id = b.id order by id desc limit 1 $$;
 create function first_plant(b bed) returns setof plant rows 1 stable language sql as $$ select * from plant where bed_id = b.id order by id limit 1 $$;`;
@@ -145,5 +152,47 @@ describe.each(PROJECT_DRIVERS)('what pg_graphql’s regression suite expects, on
       { name: 'tallest', type: { kind: 'OBJECT', name: 'Plant' } },
       { name: 'firstPlant', type: { kind: 'OBJECT', name: 'Plant' } },
     ]);
+  });
+
+  it('types a to-one relation non-null when a not-null foreign key column points at a table without RLS, and connections nullable', async () => {
+    const typeOf = async (typeName: string, field: string) => {
+      const r = await gql(`query($name: String!) { __type(name: $name) { fields { name type { kind name ofType { name } } } } }`, {
+        name: typeName,
+      });
+      return r.data.__type.fields.find((f: any) => f.name === field).type;
+    };
+    expect(await typeOf('Jar', 'shelf')).toEqual({ kind: 'NON_NULL', name: null, ofType: { name: 'Shelf' } });
+    expect(await typeOf('Jar', 'jar')).toEqual({ kind: 'OBJECT', name: 'Jar', ofType: null });
+    expect(await typeOf('Coin', 'vault')).toEqual({ kind: 'OBJECT', name: 'Vault', ofType: null });
+    expect(await typeOf('Shelf', 'jarCollection')).toEqual({ kind: 'OBJECT', name: 'JarConnection', ofType: null });
+  });
+
+  it('ends every cursor with the primary key, even when orderBy names it, and takes the last of an input field given twice', async () => {
+    const r = await gql(
+      `{ bedCollection(first: 1, orderBy: [{id: DescNullsLast}], filter: {rows: {gt: 1}, rows: {gt: 5}}) { edges { cursor node { id } } } }`,
+    );
+    expect(r.data.bedCollection.edges).toEqual([{ cursor: Buffer.from('[3, 3]').toString('base64'), node: { id: 3 } }]);
+    const next = await gql(
+      `query($after: Cursor) { bedCollection(first: 1, orderBy: [{id: DescNullsLast}], after: $after) { edges { node { id } } } }`,
+      {
+        after: r.data.bedCollection.edges[0].cursor,
+      },
+    );
+    expect(ids(next, 'bedCollection')).toEqual([2]);
+  });
+
+  it('filters out every row when an operator is given null, as SQL compares with null, but not for is', async () => {
+    expect(ids(await gql(`{ bedCollection(filter: {rows: {lt: null}}) { edges { node { id } } } }`), 'bedCollection')).toEqual([]);
+    expect(ids(await gql(`{ bedCollection(filter: {crop: {in: null}}) { edges { node { id } } } }`), 'bedCollection')).toEqual([]);
+    const byVariable = `query($v: Int) { bedCollection(filter: {rows: {eq: $v}}) { edges { node { id } } } }`;
+    expect(ids(await gql(byVariable, { v: null }), 'bedCollection')).toEqual([]);
+    expect(ids(await gql(byVariable), 'bedCollection')).toEqual([1, 2, 3]);
+  });
+
+  it('offers ByPk lookups only for keys of integer, text and uuid types', async () => {
+    const fields = (await gql(`{ __type(name: "Query") { fields { name } } }`)).data.__type.fields.map((f: any) => f.name);
+    expect(fields).toEqual(expect.arrayContaining(['bedByPk', 'flagCollection', 'readingCollection']));
+    expect(fields).not.toContain('flagByPk');
+    expect(fields).not.toContain('readingByPk');
   });
 });

@@ -34,6 +34,8 @@ export interface RTable {
   schema: string;
   name: string;
   kind: 'r' | 'p' | 'v' | 'm' | 'f';
+  /** Row level security is enabled. */
+  rowSecurity: boolean;
   comment: string | null;
   columns: RColumn[];
   primaryKey: string[];
@@ -110,7 +112,7 @@ with s as (${SCHEMAS})
 select (select schema_version from svc_graphql.meta)::int as version, jsonb_build_object(
   'schemas', (select coalesce(jsonb_agg(jsonb_build_object('name', s.nspname, 'comment', obj_description(s.oid, 'pg_namespace'))), '[]') from s),
   'tables', (select coalesce(jsonb_agg(jsonb_build_object(
-      'oid', c.oid::int8, 'schema', s.nspname, 'name', c.relname, 'kind', c.relkind, 'comment', obj_description(c.oid, 'pg_class'),
+      'oid', c.oid::int8, 'schema', s.nspname, 'name', c.relname, 'kind', c.relkind, 'rowSecurity', c.relrowsecurity, 'comment', obj_description(c.oid, 'pg_class'),
       'select', ${privs('has_table_privilege', 'c.oid', 'SELECT')},
       'insert', ${privs('has_table_privilege', 'c.oid', 'INSERT')},
       'update', ${privs('has_table_privilege', 'c.oid', 'UPDATE')},
