@@ -29,6 +29,7 @@ const ENTRIES: Record<string, { env?: Record<string, string>; prints: RegExp }> 
   'rtc/room-memory.bench.ts': { prints: /^\| service \| phase \|/m },
   'rtc/join-latency.bench.ts': { prints: /^\| join \|/m },
   'search/search.bench.ts': { prints: /^p99 under 20 ms at/m },
+  'summaries/summaries.bench.ts': { prints: /^Precision and recall at least 0.8 each:/m },
   'transcription/transcription.bench.ts': { prints: /^Real-time factor \(CPU, one core\)/m },
 };
 

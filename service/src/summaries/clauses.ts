@@ -152,7 +152,8 @@ const MIN_WORDS = 3;
  * longer pauses, which its parser writes as full stops); inside unpunctuated run-ons a clause also ends before a
  * discourse marker ("okay", "so", "action item"), the start of a decision or request ("we decided", "let's",
  * "can you") or a participant's name followed by a modal ("grace will"), unless the word before binds the cue to
- * what came before ("that", "to"); and after a day that ends a plan ("... by thursday the team ..."). A lone name ("... tomorrow henry") stays with the clause it ends.
+ * what came before ("that", "to"); and after a day that ends a plan ("... by thursday the team ..."). A lone
+ * name ("... tomorrow henry") stays with the clause it ends.
  */
 export function splitClauses(segments: TranscriptSegment[], names: string[]): Clause[] {
   const nameForms = new Set(names.flatMap((n) => n.toLowerCase().split(/\s+/)).filter((n) => n.length > 1));
