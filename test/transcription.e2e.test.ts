@@ -76,6 +76,7 @@ describe('transcription and summaries (real service, pocketsphinx)', () => {
         text: expect.stringMatching(/we decided to launch (the|a) billing service on friday/i),
         cite: [expect.any(Number)],
         speakers: ['Dana White'],
+        start_seconds: expect.any(Number),
       },
     ]);
     const item = summary.action_items.find((a: { owner: string | null }) => a.owner === 'Robert Brown');
