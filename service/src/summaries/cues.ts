@@ -73,7 +73,8 @@ function mentioned(text: string, names: NameForms[]): string | null {
 /** The due date (YYYY-MM-DD) a sentence names, resolved against the meeting date; null when it names none. */
 export function dueDate(text: string, meetingDate: string): string | null {
   const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
-  if (iso) return iso[0];
+  // Only a day that exists ("2026-02-30" is no date).
+  if (iso && new Date(Date.UTC(+iso[1]!, +iso[2]! - 1, +iso[3]!)).toISOString().startsWith(iso[0])) return iso[0];
   const lower = text.toLowerCase();
   const base = new Date(`${meetingDate.slice(0, 10)}T00:00:00Z`);
   const plus = (days: number) => new Date(base.getTime() + days * 86_400_000).toISOString().slice(0, 10);

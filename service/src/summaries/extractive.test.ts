@@ -69,6 +69,7 @@ describe('dueDate', () => {
     ['by monday', '2026-11-30'],
     ['before next friday', '2026-12-04'],
     ['due 2026-12-01 at noon', '2026-12-01'],
+    ['due 2026-02-30, no such day', null],
     ['by tomorrow', '2026-11-24'],
     ['by the end of the week', '2026-11-27'],
     ['by the end of the month', '2026-11-30'],
