@@ -246,6 +246,10 @@ async function resetProject(p: TestProject, baseline: { schemas: string[]; roles
     if (!baseline.schemas.includes(nspname)) await p.sql(`drop schema ${JSON.stringify(nspname)} cascade`);
   }
   await p.reset();
+  // pg_regress runs pg_graphql's suite with PGTZ=PST8PDT: sessions opened from now on (and PGlite's one) use it.
+  await p.sql(
+    `do $$ begin execute format('alter database %I set timezone = %L', current_database(), 'PST8PDT'); end $$; set timezone = 'PST8PDT'`,
+  );
   const roles = await rowsOf(p, `select rolname from pg_roles`);
   for (const { rolname } of roles as { rolname: string }[]) {
     if (baseline.roles.includes(rolname)) continue;
@@ -257,10 +261,6 @@ async function replayDriver(kind: ProjectDriverKind, dir: string, filter: string
   progress(`starting the project database on ${kind}`);
   const p = await startTestProject(kind, { statementTimeoutMs: 30_000 });
   try {
-    // pg_regress runs pg_graphql's suite with PGTZ=PST8PDT: sessions opened from now on (and PGlite's one) use it.
-    await p.sql(
-      `do $$ begin execute format('alter database %I set timezone = %L', current_database(), 'PST8PDT'); end $$; set timezone = 'PST8PDT'`,
-    );
     const schemas = await rowsOf(p, `select nspname from pg_namespace`);
     const roles = await rowsOf(p, `select rolname from pg_roles`);
     const baseline = {
