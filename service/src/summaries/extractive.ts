@@ -82,6 +82,8 @@ function tldrOf(clauses: (Clause & { terms: string[] })[], decided: Set<number>)
   let words = 0;
   for (const r of ranked) {
     if (chosen.length === TLDR_SENTENCES || (clauses.length > 1 && chosen.length === clauses.length - 1)) break;
+    // A fragment ("after a long discussion") is no sentence of a TL;DR that has one already.
+    if (r.c.terms.length < 3 && chosen.length > 0) continue;
     const length = Math.min(r.c.words.length, TLDR_SENTENCE_WORDS);
     if (words + length > budget && chosen.length > 0) continue;
     chosen.push(r);

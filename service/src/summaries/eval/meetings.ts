@@ -30,7 +30,8 @@ export const EVAL_MEETING_DATE = '2026-11-23T10:00:00.000Z';
  * The evaluation set: twelve meetings with varied phrasing of decisions ("we decided to", "let's go with", "the
  * decision is", "we agreed", "is approved") and action items ("NAME will ... by DAY", "can you ...", "I will ...",
  * "action item for NAME to ...", "NAME needs to ..."), distractors that look like either (a team that "will" do
- * something, "can you hear me", a report of last week), two or three voices each.
+ * something, "can you hear me", a report of last week), two or three voices each. The first is issue 25's meeting:
+ * one speaker's run-on holds the decision and Grace's action item.
  */
 export const EVAL_MEETINGS: ScriptedMeeting[] = [
   {
@@ -43,11 +44,12 @@ export const EVAL_MEETINGS: ScriptedMeeting[] = [
           'Good morning everyone, thanks for joining the release planning meeting.',
           'The new billing service passed all of its tests on the staging server last night.',
           'After a long discussion we decided to launch the billing service on Friday.',
+          'Grace will write the release notes by Thursday.',
         ],
       },
       {
         speaker: 'Grace Hill',
-        sentences: ['Grace will write the release notes by Thursday.', 'The support team will watch the error logs during the first week.'],
+        sentences: ['Sounds good.', 'The support team will watch the error logs during the first week.'],
       },
     ],
     decisions: [{ words: 'launch billing service friday' }],
