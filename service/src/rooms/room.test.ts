@@ -60,6 +60,18 @@ async function sendTransport(room: Room, peer: Peer): Promise<string> {
   return (await room.media.createTransport(peer.id, 'send')).id;
 }
 
+/** `peer` sends its microphone, unpaused, on a new send transport; resolves to the producer id. */
+async function produceMicrophone(room: Room, peer: Peer): Promise<string> {
+  const input = {
+    transportId: await sendTransport(room, peer),
+    kind: 'audio',
+    rtpParameters: {},
+    source: 'microphone',
+    paused: false,
+  } as const;
+  return room.produce(peer, input);
+}
+
 describe('Room on fake media', () => {
   it('tells the others who joins and leaves, with the count, and closes the leaver’s socket and media', async () => {
     const ann = new RecordingPeer('ann');
@@ -92,13 +104,7 @@ describe('Room on fake media', () => {
     const deaf = new RecordingPeer('deaf');
     const { room, media } = roomWith(ann, bob, deaf);
     await room.media.createTransport(bob.id, 'recv');
-    const producerId = await room.produce(ann, {
-      transportId: await sendTransport(room, ann),
-      kind: 'audio',
-      rtpParameters: {},
-      source: 'microphone',
-      paused: false,
-    });
+    const producerId = await produceMicrophone(room, ann);
     await flush();
     const [consumer] = bob.seen('newConsumer');
     expect(consumer).toMatchObject({ producerId, peerId: ann.id, kind: 'audio', source: 'microphone', producerPaused: false });
@@ -135,13 +141,7 @@ describe('Room on fake media', () => {
     const bob = new RecordingPeer('bob');
     const { room } = roomWith(ann, bob);
     await room.media.createTransport(bob.id, 'recv');
-    const producerId = await room.produce(ann, {
-      transportId: await sendTransport(room, ann),
-      kind: 'audio',
-      rtpParameters: {},
-      source: 'microphone',
-      paused: false,
-    });
+    const producerId = await produceMicrophone(room, ann);
     await flush();
     const consumerId = bob.seen('newConsumer')[0]!.id;
     const updates = () => bob.seen('peerUpdated').length;
@@ -164,13 +164,7 @@ describe('Room on fake media', () => {
     const bob = new RecordingPeer('bob');
     const { room } = roomWith(ann, bob);
     await room.media.createTransport(bob.id, 'recv');
-    await room.produce(ann, {
-      transportId: await sendTransport(room, ann),
-      kind: 'audio',
-      rtpParameters: {},
-      source: 'microphone',
-      paused: false,
-    });
+    await produceMicrophone(room, ann);
     await flush();
     const consumerId = bob.seen('newConsumer')[0]!.id;
     room.remove(ann, 'left');
@@ -239,13 +233,7 @@ describe('Room on fake media', () => {
     const bob = new RecordingPeer('bob');
     const { room, media: old } = roomWith(ann, bob);
     await room.media.createTransport(bob.id, 'recv');
-    await room.produce(ann, {
-      transportId: await sendTransport(room, ann),
-      kind: 'audio',
-      rtpParameters: {},
-      source: 'microphone',
-      paused: false,
-    });
+    await produceMicrophone(room, ann);
     const replacement = new FakeRoomMedia('router-2');
     room.replaceMedia(replacement);
     expect(old.closed).toBe(true);
