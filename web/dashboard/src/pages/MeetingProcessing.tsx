@@ -1,4 +1,5 @@
 import { api, ApiError } from '../api';
+import type { ReactNode } from 'react';
 import type { Summary, Transcript } from '../api-types';
 import { Badge, Button, ErrorNotice, formatDuration, Section, useAction, useLoad, when } from '../ui';
 
@@ -77,72 +78,84 @@ function ProcessingStatus({
   );
 }
 
-/** The meeting's transcript, with its processing state. */
-export function TranscriptView({
-  meetingId,
-  state,
-  onRetried,
-}: {
+/** What a meeting's transcript or summary view shows beside its own content. */
+interface OutputViewProps {
   meetingId: string;
   state: ProcessingState | undefined;
   onRetried: () => void;
-}) {
-  const t = useLoad(() => optional(api<Transcript>('GET', `/v1/meetings/${meetingId}/transcript`)), [meetingId, state?.status]);
+}
+
+/** A meeting's transcript or summary: its processing state, the output once it exists, or why there is none. */
+function ProcessedOutput<T>({
+  meetingId,
+  state,
+  onRetried,
+  output,
+  title,
+  missing,
+  render,
+}: OutputViewProps & { output: 'transcript' | 'summary'; title: string; missing: string; render: (data: T) => ReactNode }) {
+  const loaded = useLoad(() => optional(api<T>('GET', `/v1/meetings/${meetingId}/${output}`)), [meetingId, state?.status]);
   return (
-    <Section title="Transcript" id="transcript">
-      <ProcessingStatus meetingId={meetingId} output="transcript" state={state} onRetried={onRetried} />
-      <ErrorNotice error={t.error} />
-      {t.data === null && state?.status === 'none' && <p className="empty">No transcript: this meeting has no transcribed recording.</p>}
-      {t.data && (
+    <Section title={title} id={output}>
+      <ProcessingStatus meetingId={meetingId} output={output} state={state} onRetried={onRetried} />
+      <ErrorNotice error={loaded.error} />
+      {loaded.data === null && state?.status === 'none' && <p className="empty">{missing}</p>}
+      {loaded.data && render(loaded.data)}
+    </Section>
+  );
+}
+
+/** The meeting's transcript, with its processing state. */
+export function TranscriptView(props: OutputViewProps) {
+  return (
+    <ProcessedOutput<Transcript>
+      {...props}
+      output="transcript"
+      title="Transcript"
+      missing="No transcript: this meeting has no transcribed recording."
+      render={(t) => (
         <div className="transcript">
-          {t.data.segments.length > 0
-            ? t.data.segments.map((s, i) => (
+          {t.segments.length > 0
+            ? t.segments.map((s, i) => (
                 <p key={i}>
                   <span className="muted">{formatDuration(s.start)}</span> {s.speaker && <strong>{s.speaker}: </strong>}
                   {s.text}
                 </p>
               ))
-            : t.data.text}
+            : t.text}
         </div>
       )}
-    </Section>
+    />
   );
 }
 
 /** The meeting's summary, with its processing state. */
-export function SummaryView({
-  meetingId,
-  state,
-  onRetried,
-}: {
-  meetingId: string;
-  state: ProcessingState | undefined;
-  onRetried: () => void;
-}) {
-  const s = useLoad(() => optional(api<Summary>('GET', `/v1/meetings/${meetingId}/summary`)), [meetingId, state?.status]);
+export function SummaryView(props: OutputViewProps) {
   return (
-    <Section title="Summary" id="summary">
-      <ProcessingStatus meetingId={meetingId} output="summary" state={state} onRetried={onRetried} />
-      <ErrorNotice error={s.error} />
-      {s.data === null && state?.status === 'none' && <p className="empty">No summary: it is made from the transcript.</p>}
-      {s.data && (
+    <ProcessedOutput<Summary>
+      {...props}
+      output="summary"
+      title="Summary"
+      missing="No summary: it is made from the transcript."
+      render={(s) => (
         <>
-          <p>{s.data.tldr}</p>
-          {s.data.decisions.length > 0 && (
+          <p>{s.tldr}</p>
+          {s.decisions.length > 0 && (
             <>
               <h3>Decisions</h3>
               <ul>
-                {s.data.decisions.map((d, i) => (
+                {s.decisions.map((d, i) => (
                   <li key={i}>{d.text}</li>
                 ))}
               </ul>
             </>
           )}
-          {s.data.action_items.length > 0 && (
+          {s.action_items.length > 0 && (
             <>
               <h3>Action items</h3>
               <ul>
-                {s.data.action_items.map((a, i) => (
+                {s.action_items.map((a, i) => (
                   <li key={i}>
                     {a.text}
                     {a.owner && <span className="muted"> ({a.owner})</span>}
@@ -153,6 +166,6 @@ export function SummaryView({
           )}
         </>
       )}
-    </Section>
+    />
   );
 }
