@@ -41,6 +41,8 @@ export class Peer {
   admitted = false;
   /** A host removed this person from the meeting earlier; they wait until a host lets them back. */
   removedEarlier = false;
+  /** A host made this guest a co-host: host powers in this room (not recorded beyond it). */
+  coHost = false;
   /** When the peer entered the waiting room (epoch ms). */
   waitingSince: number | null = null;
   readonly media: PeerInfo['media'] = {};
@@ -59,12 +61,13 @@ export class Peer {
     return this.admission.name;
   }
 
+  /** The peer's role in the room: a co-host is a host. */
   get role(): ParticipantRole {
-    return this.admission.role;
+    return this.coHost ? 'host' : this.admission.role;
   }
 
   get isHost(): boolean {
-    return this.admission.role === 'host';
+    return this.role === 'host';
   }
 
   /**
@@ -82,7 +85,14 @@ export class Peer {
 
   /** The peer as everyone in the room sees it. */
   info(): PeerInfo {
-    return { id: this.id, name: this.name, role: this.role, identity: this.admission.identity, media: { ...this.media } };
+    return {
+      id: this.id,
+      name: this.name,
+      role: this.role,
+      identity: this.admission.identity,
+      media: { ...this.media },
+      ...(this.coHost ? { coHost: true } : {}),
+    };
   }
 
   /** The source a producer of this peer sends, if it is one of theirs. */

@@ -1,29 +1,13 @@
 import { AppError } from '../shared/errors';
-import { objectValidator, type JsonSchema } from '../shared/validation';
-import type { RoomMethod, RoomMethods } from './room.protocol';
+import { objectValidator } from '../shared/validation';
+import { MODERATION_HANDLERS } from './moderation.handlers';
+import { empty, fields, id, params, type RoomHandler } from './room-handler';
+import type { RoomMethod } from './room.protocol';
 import { ROOM_LIMITS } from './room.protocol';
 import type { PeerInRoom } from './room';
 import { maySendMedia, type RoomsService } from './rooms.service';
 
-/** One signalling method: validates its data, acts for the session's peer, returns the result. */
-interface RoomHandler<M extends RoomMethod> {
-  schema: JsonSchema;
-  /** True for methods a peer may call before it is in the room. */
-  beforeJoin?: boolean;
-  run(session: PeerInRoom, data: RoomMethods[M]['data'], rooms: RoomsService): RoomMethods[M]['result'] | Promise<RoomMethods[M]['result']>;
-}
-
 type Handlers = { [M in RoomMethod]: RoomHandler<M> };
-
-const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
-const params = { type: 'object' } as const;
-const empty: JsonSchema = { type: 'object', additionalProperties: false, properties: {} };
-const fields = (required: string[], properties: Record<string, unknown>): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  properties,
-});
 
 function assertMayProduce(session: PeerInRoom): void {
   if (!maySendMedia(session)) throw AppError.missingScope('host', 'Webinar attendees watch and chat; only hosts send media');
@@ -70,7 +54,7 @@ export const ROOM_HANDLERS: Handlers = {
       source: { enum: ['microphone', 'camera', 'screen'] },
       paused: { type: 'boolean' },
     }),
-    async run(session, data) {
+    async run(session, data, rooms) {
       assertMayProduce(session);
       if (data.source === 'screen' && session.peer.admission.switchedOff.includes('screenshare')) {
         throw new AppError('forbidden', 'Screen sharing is switched off for this embedded room');
@@ -78,6 +62,7 @@ export const ROOM_HANDLERS: Handlers = {
       if ((data.source === 'microphone') !== (data.kind === 'audio')) {
         throw AppError.invalid([{ param: 'source', message: `cannot be ${data.source} for ${data.kind}` }]);
       }
+      rooms.moderation.assertMayProduce(session, data.source, data.paused ?? false);
       const producerId = await session.room.produce(session.peer, { ...data, paused: data.paused ?? false });
       return { producerId };
     },
@@ -98,8 +83,9 @@ export const ROOM_HANDLERS: Handlers = {
   },
   resumeProducer: {
     schema: fields(['producerId'], { producerId: id }),
-    async run({ room, peer }, data) {
-      await room.setProducerPaused(peer, data.producerId, false);
+    async run(session, data, rooms) {
+      rooms.moderation.assertMayResume(session, data.producerId);
+      await session.room.setProducerPaused(session.peer, data.producerId, false);
       return {};
     },
   },
@@ -176,6 +162,7 @@ export const ROOM_HANDLERS: Handlers = {
       return {};
     },
   },
+  ...MODERATION_HANDLERS,
 };
 
 const validators = new Map(Object.entries(ROOM_HANDLERS).map(([method, handler]) => [method, objectValidator<never>(handler.schema)]));

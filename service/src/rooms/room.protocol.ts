@@ -91,6 +91,8 @@ export interface PeerInfo {
   identity: string;
   /** Sources this peer currently sends, with whether each is paused (muted). */
   media: Partial<Record<MediaSource, { producerId: string; paused: boolean }>>;
+  /** A guest a host made co-host (`role` is then `host`). */
+  coHost?: true;
 }
 
 /** Someone in the waiting room, as hosts see them. */
@@ -100,6 +102,38 @@ export interface WaitingPeer {
   since: string;
   /** A host removed this person from the meeting earlier; admitting them lets them back. */
   removedEarlier: boolean;
+}
+
+/** A raised hand: hands are listed in the order they went up (`order` 1 is the first). */
+export interface RaisedHand {
+  peerId: string;
+  name: string;
+  raisedAt: string;
+  order: number;
+}
+
+/** The reactions a peer may send (a fixed set). */
+export const REACTIONS = ['👍', '👏', '😂', '❤️', '🎉', '😮'] as const;
+
+/** One of the reactions. */
+export type Reaction = (typeof REACTIONS)[number];
+
+/** What guests (everyone but hosts and co-hosts) may do in the room; hosts set it, the service enforces it. */
+export interface GuestPermissions {
+  /** Unmute their microphone (or start it unmuted). */
+  unmute: boolean;
+  /** Start their camera. */
+  video: boolean;
+  /** Share their screen. */
+  screen: boolean;
+}
+
+/** What a host did to a peer's media: muted its microphone, or stopped its camera or screen share. */
+export interface ModerationNotice {
+  action: 'muted' | 'stopped';
+  source: MediaSource;
+  /** The host's name. */
+  by: string;
 }
 
 /** A chat message as stored and shown. */
@@ -148,6 +182,12 @@ export interface RoomState {
   waiting: WaitingPeer[];
   participantCount: number;
   recording: boolean;
+  /** Raised hands, first raised first. */
+  hands: RaisedHand[];
+  /** What guests may do (hosts may do everything). */
+  permissions: GuestPermissions;
+  /** True while the meeting is locked: nobody new joins. */
+  locked: boolean;
 }
 
 /** Requests the page sends, by method: `data` in, `result` out. */
@@ -190,6 +230,28 @@ export interface RoomMethods {
   stopRecording: { data: Record<string, never>; result: { recordingId: string; status: 'ready' } };
   /** Hosts only: ends the meeting for everyone (reason `meeting-ended`). */
   endMeeting: { data: Record<string, never>; result: Record<string, never> };
+  /** Raises the peer's hand (everyone gets `hands`); idempotent. */
+  raiseHand: { data: Record<string, never>; result: { hands: RaisedHand[] } };
+  /** Lowers the peer's own hand, or (hosts only) `peerId`'s. */
+  lowerHand: { data: { peerId?: string }; result: { hands: RaisedHand[] } };
+  /** Hosts only: lowers every hand. */
+  lowerAllHands: { data: Record<string, never>; result: { hands: RaisedHand[] } };
+  /** Shows a reaction on the peer's tile for everyone (`reaction`); rate limited (`rate_limited`). */
+  sendReaction: { data: { emoji: Reaction }; result: Record<string, never> };
+  /** Hosts only: mutes one peer's microphone (the service pauses it; the peer gets `moderated`). */
+  mutePeer: { data: { peerId: string }; result: Record<string, never> };
+  /** Hosts only: mutes everyone but the caller; `muted` is how many microphones it paused. */
+  muteAll: { data: Record<string, never>; result: { muted: number } };
+  /** Hosts only: asks a peer to unmute (they get `unmuteRequested` and decide); nobody is unmuted remotely. */
+  askToUnmute: { data: { peerId: string }; result: Record<string, never> };
+  /** Hosts only: stops a peer's camera or screen share (the producer is closed; the peer gets `moderated`). */
+  stopMedia: { data: { peerId: string; source: 'camera' | 'screen' }; result: Record<string, never> };
+  /** Hosts only: changes what guests may do (everyone gets `permissions`). */
+  setPermissions: { data: Partial<GuestPermissions>; result: { permissions: GuestPermissions } };
+  /** Hosts only: locks or unlocks the meeting (everyone gets `locked`). */
+  setLocked: { data: { locked: boolean }; result: { locked: boolean } };
+  /** Hosts only: makes a participant a co-host (host powers in this room; everyone gets `peerUpdated`). */
+  makeCoHost: { data: { peerId: string }; result: Record<string, never> };
 }
 
 /** A method name of the room protocol. */
@@ -232,6 +294,18 @@ export interface RoomNotifications {
   /** A waiting peer was let in: call `join` again. */
   admitted: Record<string, never>;
   recording: { active: boolean };
+  /** The raised hands changed (first raised first); `lowered`/`raised` name who changed, `by` a host who lowered them. */
+  hands: { hands: RaisedHand[]; raised?: string; lowered?: string[]; by?: string };
+  /** A peer reacted (the sender gets it too). */
+  reaction: { peerId: string; emoji: Reaction };
+  /** A host muted this peer's microphone or stopped its camera or screen share. */
+  moderated: ModerationNotice;
+  /** A host asks this peer to unmute; only the peer can. */
+  unmuteRequested: { by: string };
+  /** What guests may do changed. */
+  permissions: { permissions: GuestPermissions };
+  /** The meeting was locked or unlocked. */
+  locked: { locked: boolean };
   /**
    * The media server behind the room restarted: close every transport, producer and consumer and
    * set them up again (createTransport, produce); the peer stays in the room.
@@ -251,6 +325,9 @@ export interface ServerNotificationFrame<N extends RoomNotification = RoomNotifi
   notification: N;
   data: RoomNotifications[N];
 }
+
+/** Reactions a peer may send in a burst, and per how many seconds that allowance refills. */
+export const REACTION_LIMIT = { burst: 5, perSeconds: 5 } as const;
 
 /** Limits the service enforces on the socket, published so the page can respect them. */
 export const ROOM_LIMITS = {

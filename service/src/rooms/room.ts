@@ -1,6 +1,8 @@
 import type { Logger } from '../shared/logger';
 import { AppError } from '../shared/errors';
 import type { Peer } from './peer';
+import { RoomControls } from './room-controls';
+import { RaisedHands } from './room-hands';
 import type { ProduceInput, RoomMedia } from './room-media.interface';
 import type { LeaveReason, MediaSource, RoomNotification, RoomNotifications, WaitingPeer } from './room.protocol';
 
@@ -24,6 +26,10 @@ export interface PeerInRoom {
  * are the RoomsService's.
  */
 export class Room {
+  /** Raised hands, in order. */
+  readonly hands = new RaisedHands();
+  /** Lock and guest permissions (hosts set them). */
+  readonly controls = new RoomControls();
   private readonly peers = new Map<string, Peer>();
   private recordingActive = false;
   private isClosed = false;
@@ -123,6 +129,7 @@ export class Room {
     if (wasJoined) {
       this.broadcast('peerLeft', { peerId: peer.id, reason });
       this.countChanged();
+      if (this.hands.lower(peer.id)) this.broadcast('hands', { hands: this.hands.list(), lowered: [peer.id] });
     }
     if (wasWaiting) this.notifyHosts();
   }

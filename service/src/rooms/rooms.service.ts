@@ -11,6 +11,7 @@ import type { RemovalsRepo } from './removals.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import { assertAvailable, assertOpenToGuests } from './room-access';
 import type { RoomChat } from './room-chat';
+import { RoomModeration } from './room-moderation';
 import type { RoomMediaProvider } from './room-media.interface';
 import type { LeaveReason, RoomState } from './room.protocol';
 import { Room, type PeerInRoom } from './room';
@@ -46,6 +47,8 @@ export class RoomsService {
   readonly chat: RoomChat;
   /** The rooms' recordings (started by hosts or automatically, finished when a room closes). */
   readonly recordings: RoomRecordings;
+  /** Hands, reactions and the hosts' controls (mute, permissions, lock, co-hosts). */
+  readonly moderation: RoomModeration;
   private readonly meetings: MeetingsService;
   private readonly participants: ParticipantsService;
   private readonly removals: RemovalsRepo;
@@ -70,6 +73,7 @@ export class RoomsService {
     this.logger = deps.logger;
     this.chat = deps.chat;
     this.recordings = deps.recordings;
+    this.moderation = new RoomModeration(deps.clock);
     this.meetings.onClosed((meeting) => this.endRoom(meeting.id));
   }
 
@@ -105,6 +109,7 @@ export class RoomsService {
     const meeting = this.meetings.findAnywhere(room.meeting.id);
     assertAvailable(meeting);
     if (!peer.isHost) assertOpenToGuests(meeting, this.clock.now());
+    this.moderation.assertMayEnter(room, peer);
     peer.rtpCapabilities = rtpCapabilities;
     peer.removedEarlier = !peer.admitted && this.removals.anyRemoved(meeting.id, peer.removalKeys());
     if (peer.removedEarlier || (meeting.waiting_room === 1 && !peer.isHost && !peer.admitted)) {
@@ -121,6 +126,7 @@ export class RoomsService {
       if (goesLive) this.meetings.start(meeting);
     });
     room.admit(peer);
+    room.controls.remember(peer.admission.identity);
     if (goesLive && meeting.transcription_auto === 1) this.recordAutomatically(room);
     return { status: 'joined', state: this.stateFor(room, peer) };
   }
@@ -245,6 +251,7 @@ export class RoomsService {
       waiting: peer.isHost ? room.waitingList() : [],
       participantCount: room.joined().length,
       recording: room.recording,
+      ...this.moderation.stateOf(room),
     };
   }
 
