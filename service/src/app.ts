@@ -18,6 +18,7 @@ import { projectGraphqlRouter } from './graphql/graphql.routes';
 import type { ProjectDatabase } from './project/project.database';
 import type { TurnServer } from './turn/turn.server';
 import { participantsRoutes } from './participants/participants.routes';
+import { pollsRoutes } from './polls/polls.routes';
 import { recordingsRoutes, signedDownloadRouter } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
 import { roomPageRouter } from './rooms/room-page.routes';
@@ -52,6 +53,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
     ...identityRoutes(),
     ...meetingsRoutes(s.meetings, s.idempotency),
     ...roomsRoutes(s.roomLinks, s.rooms),
+    ...pollsRoutes(s.polls),
     ...embedRoutes(s.embed),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),

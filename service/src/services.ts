@@ -35,6 +35,9 @@ import { RoomsService } from './rooms/rooms.service';
 import { RoomAccess } from './rooms/room-access';
 import { RoomChat } from './rooms/room-chat';
 import { RoomRecordings } from './rooms/room-recordings';
+import { RoomPolls } from './rooms/room-polls';
+import { PollsRepo } from './polls/polls.repo';
+import { PollsService } from './polls/polls.service';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
 import { EmbedTokens } from './rooms/embed-tokens';
@@ -81,6 +84,8 @@ export interface Services {
   roomLinks: RoomLinks;
   rooms: RoomsService;
   roomAccess: RoomAccess;
+  /** Polls hosts run in rooms. */
+  polls: PollsService;
   embed: EmbedService;
   search: SearchService;
   ask: AskService;
@@ -206,6 +211,7 @@ export function createServices(
     downloadUrlTtlMs: config.recordingUrlTtlSeconds * 1000,
     logger,
   });
+  const polls = new PollsService({ repo: new PollsRepo(db), meetings, transaction, ids, clock });
   const rooms = new RoomsService({
     meetings,
     participants,
@@ -217,6 +223,7 @@ export function createServices(
     logger,
     chat: new RoomChat({ repo: new ChatRepo(db), meetings, search, transaction, ids, clock }),
     recordings: new RoomRecordings(recordings, logger),
+    polls: new RoomPolls(polls, clock),
   });
   const roomAccess = new RoomAccess({
     meetings,
@@ -237,6 +244,7 @@ export function createServices(
     roomLinks,
     rooms,
     roomAccess,
+    polls,
     embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
     ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),

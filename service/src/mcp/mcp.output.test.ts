@@ -11,6 +11,8 @@ import {
   resultText,
   seedCorpus,
   seedMeeting,
+  seedParticipant,
+  seedPoll,
   seedSummary,
   seedTranscript,
   startTestServer,
@@ -87,6 +89,7 @@ describe("every MCP tool's real result conforms to the output schema tools/list 
     t = await startTestServer();
     seedCorpus(t.services, principalIn(t, t.org.id));
     const row = seedMeeting(t, { title: 'Release planning' });
+    seedPoll(t, seedParticipant(t, row.id));
     seedTranscript(t.services, row.id);
     seedSummary(t.services, row.id);
     meeting = { id: row.id, code: row.code };
@@ -126,5 +129,13 @@ describe("every MCP tool's real result conforms to the output schema tools/list 
         errors: null,
       });
     }
+    const got = await client.callTool({ name: 'get_meeting', arguments: { meeting: meeting.id } });
+    expect((got.structuredContent as { polls: unknown[] }).polls).toEqual([
+      expect.objectContaining({
+        question: 'Ship on Friday?',
+        status: 'open',
+        options: [expect.objectContaining({ text: 'Yes', votes: 1 }), expect.objectContaining({ votes: 0 })],
+      }),
+    ]);
   });
 });

@@ -3,6 +3,8 @@ import type { Scope } from '../keys/scopes';
 import type { AskService } from '../search/ask.service';
 import type { SearchService } from '../search/search.service';
 import type { MeetingsService } from '../meetings/meetings.service';
+import type { PollsService } from '../polls/polls.service';
+import type { RoomsService } from '../rooms/rooms.service';
 import type { SummariesService } from '../summaries/summaries.service';
 import type { TranscriptsService } from '../transcripts/transcripts.service';
 import type { JsonSchema } from '../shared/validation';
@@ -10,10 +12,13 @@ import type { JsonSchema } from '../shared/validation';
 /** The domain services the tools and resources use (the same ones the REST API calls). */
 export interface McpServices {
   meetings: MeetingsService;
+  polls: PollsService;
   transcripts: TranscriptsService;
   summaries: SummariesService;
   search: SearchService;
   ask: AskService;
+  /** The live rooms (list_participants). */
+  rooms: Pick<RoomsService, 'liveRooms'>;
 }
 
 /** What a tool or resource may use: the caller and the domain services. */

@@ -3,6 +3,7 @@ import { identityOpenApi } from '../identity/identity.openapi';
 import { meetingsOpenApi } from '../meetings/meetings.openapi';
 import { participantsOpenApi } from '../participants/participants.openapi';
 import { roomsOpenApi } from '../rooms/rooms.openapi';
+import { pollsOpenApi } from '../polls/polls.openapi';
 import { embedOpenApi } from '../embed/embed.openapi';
 import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
@@ -19,6 +20,7 @@ const FRAGMENTS = [
   identityOpenApi,
   meetingsOpenApi,
   roomsOpenApi,
+  pollsOpenApi,
   embedOpenApi,
   participantsOpenApi,
   recordingsOpenApi,

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { publicRoutes } from '../app';
 import { openApiPath } from '../http/routes';
-import { seedChatMessage, seedMeeting, seedParticipant, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
+import { seedChatMessage, seedMeeting, seedParticipant, seedPoll, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { createLogger } from '../shared/logger';
 
@@ -71,7 +71,9 @@ describe('OpenAPI document', () => {
     };
     const key = t.key();
     const m = seedMeeting(t, { kind: 'webinar', slug: 'doc-webinar' });
-    seedChatMessage(t, seedParticipant(t, m.id));
+    const speaker = seedParticipant(t, m.id);
+    seedChatMessage(t, speaker);
+    seedPoll(t, speaker);
     const recording = seedRecording(t, m.id);
     seedTranscript(t.services, m.id);
     seedSummary(t.services, m.id);
@@ -93,6 +95,8 @@ describe('OpenAPI document', () => {
     await api('get', '/meetings/{id}/participants', `/meetings/${m.id}/participants`);
     const chat = await api('get', '/meetings/{id}/chat-messages', `/meetings/${m.id}/chat-messages`);
     expect(chat.data).toHaveLength(1);
+    const polls = await api('get', '/meetings/{id}/polls', `/meetings/${m.id}/polls`);
+    expect(polls.data[0].options[0].voters).toHaveLength(1);
     await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);

@@ -2,6 +2,7 @@ import { AppError } from '../shared/errors';
 import { objectValidator } from '../shared/validation';
 import { MODERATION_HANDLERS } from './moderation.handlers';
 import { empty, fields, id, params, type RoomHandler } from './room-handler';
+import { POLL_HANDLERS } from './room-polls.handlers';
 import type { RoomMethod } from './room.protocol';
 import { ROOM_LIMITS } from './room.protocol';
 import type { PeerInRoom } from './room';
@@ -163,6 +164,7 @@ export const ROOM_HANDLERS: Handlers = {
     },
   },
   ...MODERATION_HANDLERS,
+  ...POLL_HANDLERS,
 };
 
 const validators = new Map(Object.entries(ROOM_HANDLERS).map(([method, handler]) => [method, objectValidator<never>(handler.schema)]));

@@ -11,6 +11,7 @@ import type { RemovalsRepo } from './removals.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import { assertAvailable, assertOpenToGuests } from './room-access';
 import type { RoomChat } from './room-chat';
+import type { RoomPolls } from './room-polls';
 import { RoomModeration } from './room-moderation';
 import type { RoomMediaProvider } from './room-media.interface';
 import type { LeaveReason, RoomState } from './room.protocol';
@@ -35,6 +36,8 @@ export interface RoomsServiceDeps {
   chat: RoomChat;
   /** The rooms' recordings (started by hosts or automatically, finished when a room closes). */
   recordings: RoomRecordings;
+  /** The rooms' polls. */
+  polls: RoomPolls;
 }
 
 /**
@@ -47,6 +50,8 @@ export class RoomsService {
   readonly chat: RoomChat;
   /** The rooms' recordings (started by hosts or automatically, finished when a room closes). */
   readonly recordings: RoomRecordings;
+  /** The rooms' polls. */
+  readonly polls: RoomPolls;
   /** Hands, reactions and the hosts' controls (mute, permissions, lock, co-hosts). */
   readonly moderation: RoomModeration;
   private readonly meetings: MeetingsService;
@@ -73,6 +78,7 @@ export class RoomsService {
     this.logger = deps.logger;
     this.chat = deps.chat;
     this.recordings = deps.recordings;
+    this.polls = deps.polls;
     this.moderation = new RoomModeration(deps.clock);
     this.meetings.onClosed((meeting) => this.endRoom(meeting.id));
   }

@@ -7,7 +7,26 @@ const RANDOM_BYTES_PER_ID = 10;
 
 /** Prefixes of the opaque identifiers the API hands out. */
 export type IdPrefix =
-  'mtg' | 'rec' | 'evt' | 'reg' | 'key' | 'whk' | 'dlv' | 'org' | 'usr' | 'prt' | 'att' | 'int' | 'job' | 'msg' | 'peer' | 'ses' | 'inv';
+  | 'mtg'
+  | 'rec'
+  | 'evt'
+  | 'reg'
+  | 'key'
+  | 'whk'
+  | 'dlv'
+  | 'org'
+  | 'usr'
+  | 'prt'
+  | 'att'
+  | 'int'
+  | 'job'
+  | 'msg'
+  | 'peer'
+  | 'ses'
+  | 'inv'
+  | 'pol'
+  | 'opt'
+  | 'brk';
 
 /**
  * Creates prefixed identifiers whose text sorts in creation order (48-bit millisecond time, then

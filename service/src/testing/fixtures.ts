@@ -6,6 +6,7 @@ import type { Scope } from '../keys/scopes';
 import type { MeetingRow } from '../meetings/meetings.repo';
 import type { CreateMeetingInput } from '../meetings/meetings.schemas';
 import type { ParticipantRow } from '../participants/participants.repo';
+import type { Poll } from '../polls/polls.protocol';
 import type { Recording } from '../recordings/recordings.service';
 import { recordingsDir, type Services } from '../services';
 import { isoAt } from '../shared/clock';
@@ -50,6 +51,13 @@ export function seedChatMessage(t: TestServer, participant: ParticipantRow, text
   return t.services.rooms.chat.save(participant.meeting_id, participant.id, participant.name, participant.identity, text);
 }
 
+/** A named poll a participant (as host) opened and voted in, with its first option chosen. */
+export function seedPoll(t: TestServer, participant: ParticipantRow): Poll {
+  const actor = { participantId: participant.id, identity: participant.identity, name: participant.name, host: true };
+  const poll = t.services.polls.create(participant.meeting_id, actor, { question: 'Ship on Friday?', options: ['Yes', 'No'] });
+  return t.services.polls.vote(participant.meeting_id, poll.id, actor, [poll.options[0]!.id]);
+}
+
 /** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */
 export function seedRecording(t: TestServer, meetingId: string, content = 'webm-bytes', opts: { ready?: boolean } = {}): Recording {
   if (opts.ready === false) return t.services.recordings.view(t.services.recordings.start(meetingId, 'video'));
@@ -85,8 +93,8 @@ export function seedTranscript(services: Services, meetingId: string): Transcrip
 export function seedSummary(services: Services, meetingId: string): Summary {
   return services.summaries.save(meetingId, {
     tldr: 'Release on Friday.',
-    decisions: [{ text: 'Ship on Friday', cite: [0] }],
-    action_items: [{ text: 'Write the release notes', owner: 'Ada', due: null, cite: [1] }],
+    decisions: [{ text: 'Ship on Friday', cite: [0], start_seconds: 12 }],
+    action_items: [{ text: 'Write the release notes', owner: 'Ada', due: '2027-04-02', cite: [1], start_seconds: 65 }],
     generator: 'extractive',
   });
 }
