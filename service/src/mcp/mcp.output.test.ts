@@ -100,10 +100,11 @@ describe("every MCP tool's real result conforms to the output schema tools/list 
     await t.close();
   });
 
-  it('for each of the nine tools, called as a model would', async () => {
+  it('for each tool, called as a model would', async () => {
     const calls: Record<string, Record<string, unknown>> = {
       list_meetings: {},
       get_meeting: { meeting: meeting.code },
+      list_participants: { meeting: meeting.id },
       get_transcript: { meeting: meeting.id },
       get_summary: { meeting: meeting.id },
       search_content: { query: 'certificate' },

@@ -82,7 +82,7 @@ describe('MCP endpoint through the official SDK client', () => {
 
   it.each([
     { scopes: ['meetings:read', 'meetings:write', 'transcripts:read'] as Scope[], tools: MCP_TOOL_NAMES },
-    { scopes: ['meetings:read'] as Scope[], tools: ['list_meetings', 'get_meeting'] },
+    { scopes: ['meetings:read'] as Scope[], tools: ['list_meetings', 'get_meeting', 'list_participants'] },
     { scopes: ['transcripts:read'] as Scope[], tools: ['get_transcript', 'get_summary', 'search_content', 'ask_meetings', 'list_tasks'] },
     { scopes: ['meetings:write'] as Scope[], tools: ['create_meeting', 'schedule_meeting'] },
     { scopes: ['recordings:read', 'webhooks:write'] as Scope[], tools: [] },
@@ -500,7 +500,11 @@ describe('search_content and ask_meetings through the official SDK client', () =
     }
     const meetingsOnly = await connectMcpClient(t.url, t.key(['meetings:read']));
     try {
-      expect((await meetingsOnly.listTools()).tools.map((tool) => tool.name)).toEqual(['list_meetings', 'get_meeting']);
+      expect((await meetingsOnly.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'list_meetings',
+        'get_meeting',
+        'list_participants',
+      ]);
       for (const [name, args] of [
         ['search_content', { query: 'budget' }],
         ['ask_meetings', { question: 'What caused the checkout outage?' }],

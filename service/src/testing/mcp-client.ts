@@ -17,10 +17,11 @@ export function resultText(result: object): string {
   return first?.type === 'text' ? (first.text ?? '') : '';
 }
 
-/** The spec's nine MCP tools in the order tools/list shows them, written out independently of the tool registry. */
+/** The MCP tools in the order tools/list shows them, written out independently of the tool registry. */
 export const MCP_TOOL_NAMES = [
   'list_meetings',
   'get_meeting',
+  'list_participants',
   'get_transcript',
   'get_summary',
   'search_content',

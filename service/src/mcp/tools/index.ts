@@ -5,6 +5,7 @@ import { getMeetingTool } from './get-meeting.tool';
 import { getSummaryTool } from './get-summary.tool';
 import { getTranscriptTool } from './get-transcript.tool';
 import { listMeetingsTool } from './list-meetings.tool';
+import { listParticipantsTool } from './list-participants.tool';
 import { listTasksTool } from './list-tasks.tool';
 import { scheduleMeetingTool } from './schedule-meeting.tool';
 import { searchContentTool } from './search-content.tool';
@@ -13,6 +14,7 @@ import { searchContentTool } from './search-content.tool';
 export const TOOLS: McpTool[] = [
   listMeetingsTool,
   getMeetingTool,
+  listParticipantsTool,
   getTranscriptTool,
   getSummaryTool,
   searchContentTool,
