@@ -217,6 +217,11 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     const media = seedMediaResults(dataDir, webinar.id);
     await page.goto(`${svc.url}/meetings/${webinar.id}`);
     await page.getByText(media.tldr).waitFor();
+    const summary = page.getByRole('region', { name: 'Summary' });
+    expect(await summary.getByRole('listitem').filter({ hasText: 'Write the release notes' }).innerText()).toMatch(
+      /^1:05 Write the release notes \(Ada, due Fri, Apr 2, 2027\)$/,
+    );
+    expect(await summary.getByRole('listitem').filter({ hasText: 'Ship on Friday' }).innerText()).toBe('0:12 Ship on Friday');
     await waitFor(async () => (await page.getByLabel('duration').count()) === 2, 10_000);
     expect(await page.getByLabel('duration').first().innerText()).toBe('2:05');
 

@@ -160,10 +160,10 @@ describe('MCP endpoint through the official SDK client', () => {
     expect(result.structuredContent).toMatchObject({
       meeting,
       tldr: 'Release on Friday.',
-      decisions: [{ text: 'Ship on Friday', cite: [0] }],
-      action_items: [{ text: 'Write the release notes', owner: 'Ada', due: null, cite: [1] }],
+      decisions: [{ text: 'Ship on Friday', cite: [0], start_seconds: 12 }],
+      action_items: [{ text: 'Write the release notes', owner: 'Ada', due: '2027-04-02', cite: [1], start_seconds: 65 }],
     });
-    expect(resultText(result)).toContain('- Write the release notes (owner: Ada; due: no date)');
+    expect(resultText(result)).toContain('- Write the release notes (owner: Ada; due: 2027-04-02)');
   });
 
   it('list_tasks gathers action items across meetings with owner, due, tracker links and meeting, and filters by owner', async () => {

@@ -146,7 +146,9 @@ export function SummaryView(props: OutputViewProps) {
               <h3>Decisions</h3>
               <ul>
                 {s.decisions.map((d, i) => (
-                  <li key={i}>{d.text}</li>
+                  <li key={i}>
+                    <SaidAt seconds={d.start_seconds} /> {d.text}
+                  </li>
                 ))}
               </ul>
             </>
@@ -157,8 +159,8 @@ export function SummaryView(props: OutputViewProps) {
               <ul>
                 {s.action_items.map((a, i) => (
                   <li key={i}>
-                    {a.text}
-                    {a.owner && <span className="muted"> ({a.owner})</span>}
+                    <SaidAt seconds={a.start_seconds} /> {a.text}
+                    {(a.owner || a.due) && <span className="muted"> ({[a.owner, a.due && `due ${dueDay(a.due)}`].filter(Boolean).join(', ')})</span>}
                   </li>
                 ))}
               </ul>
@@ -168,4 +170,22 @@ export function SummaryView(props: OutputViewProps) {
       )}
     />
   );
+}
+
+/** When a summary item was said in the recording (m:ss), or nothing for summaries made before items carried a time. */
+function SaidAt({ seconds }: { seconds: number | null }) {
+  if (seconds === null) return null;
+  return (
+    <span className="muted" aria-label="said at">
+      {formatDuration(seconds)}
+    </span>
+  );
+}
+
+/** A due day (YYYY-MM-DD) with its weekday, read as a calendar day (no time zone shift). */
+function dueDay(day: string): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  return Number.isNaN(date.getTime())
+    ? day
+    : date.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
