@@ -35,6 +35,7 @@ import { RoomsService } from './rooms/rooms.service';
 import { RoomAccess } from './rooms/room-access';
 import { RoomChat } from './rooms/room-chat';
 import { RoomRecordings } from './rooms/room-recordings';
+import { pocketsphinxCaptions } from './captions/live-captions';
 import { RoomPolls } from './rooms/room-polls';
 import { PollsRepo } from './polls/polls.repo';
 import { PollsService } from './polls/polls.service';
@@ -134,6 +135,7 @@ export function createServices(
     | 'llm'
     | 'slackApiUrl'
     | 'slackOAuth'
+    | 'transcription'
   >,
   clock: Clock,
   masterKey: Buffer,
@@ -225,6 +227,7 @@ export function createServices(
     recordings: new RoomRecordings(recordings, logger),
     polls: new RoomPolls(polls, clock),
   });
+  rooms.useCaptions(pocketsphinxCaptions(config.transcription.pocketsphinxModelDir, clock, logger));
   const roomAccess = new RoomAccess({
     meetings,
     links: roomLinks,

@@ -65,6 +65,7 @@ const TOOLS: { name: string; scope: Scope; args: (ids: Ids) => Record<string, un
   { name: 'list_meetings', scope: 'meetings:read', args: () => ({ status: 'scheduled' }) },
   { name: 'get_meeting', scope: 'meetings:read', args: (ids) => ({ meeting: ids.id }) },
   { name: 'get_transcript', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
+  { name: 'get_live_transcript', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
   { name: 'get_summary', scope: 'transcripts:read', args: (ids) => ({ meeting: ids.id }) },
   { name: 'search_content', scope: 'transcripts:read', args: (ids) => ({ query: 'Friday', meeting: ids.id }) },
   { name: 'ask_meetings', scope: 'transcripts:read', args: (ids) => ({ question: 'When do we ship?', meeting: ids.id }) },

@@ -106,6 +106,7 @@ describe("every MCP tool's real result conforms to the output schema tools/list 
       get_meeting: { meeting: meeting.code },
       list_participants: { meeting: meeting.id },
       get_transcript: { meeting: meeting.id },
+      get_live_transcript: { meeting: meeting.id },
       get_summary: { meeting: meeting.id },
       search_content: { query: 'certificate' },
       ask_meetings: { question: 'What caused the checkout outage?' },

@@ -18,7 +18,7 @@ export interface McpServices {
   search: SearchService;
   ask: AskService;
   /** The live rooms (list_participants). */
-  rooms: Pick<RoomsService, 'liveRooms'>;
+  rooms: Pick<RoomsService, 'liveRooms' | 'captions'>;
 }
 
 /** What a tool or resource may use: the caller and the domain services. */

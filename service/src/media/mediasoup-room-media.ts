@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
 import type {
+  AudioTapping,
   MediaRecording,
+  MicrophoneTap,
   PlainTransportInfo,
   ProduceInput,
   RoomMedia,
@@ -12,6 +14,7 @@ import type {
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { MicrophoneTapping } from './audio-tap';
 import { RoomRecorder, type RecorderOptions } from './recorder';
 import type { WorkerPool } from './worker-pool';
 
@@ -48,6 +51,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
   private readonly producers = new Map<string, types.Producer<ProducerData>>();
   private readonly consumers = new Map<string, types.Consumer<Owned>>();
   private readonly recorders = new Set<RoomRecorder>();
+  private readonly tappings = new Set<MicrophoneTapping>();
   private closed = false;
 
   private constructor(
@@ -80,6 +84,24 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
     return {
       stop: () => recorder.stop().finally(forget),
       onFailure: (listener) => recorder.onFailure(listener),
+    };
+  }
+
+  tapMicrophones(listener: (tap: MicrophoneTap) => void): AudioTapping {
+    this.assertOpen();
+    const tapping = new MicrophoneTapping(this.router, listener, {
+      ffmpeg: this.recorderOptions.ffmpeg,
+      logger: this.recorderOptions.logger,
+    });
+    this.tappings.add(tapping);
+    for (const producer of this.producers.values())
+      tapping.add({ producer, source: producer.appData.source, owner: producer.appData.owner });
+    return {
+      stop: () => {
+        this.tappings.delete(tapping);
+        tapping.stop();
+      },
+      onClosed: (closed) => tapping.onClosed(closed),
     };
   }
 
@@ -157,6 +179,7 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
     )) as types.Producer<ProducerData>;
     this.producers.set(producer.id, producer);
     producer.observer.once('close', () => this.producers.delete(producer.id));
+    for (const tapping of this.tappings) tapping.add({ producer, source: input.source, owner: input.owner });
     if (producer.kind === 'audio') await this.speakers.addProducer({ producerId: producer.id }).catch(() => undefined);
     for (const recorder of this.recorders) recorder.add({ producer, source: input.source, owner: input.owner });
     return producer.id;

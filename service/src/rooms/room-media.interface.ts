@@ -64,6 +64,11 @@ export interface RoomMedia {
    * conflict when recording is unavailable (no ffmpeg). Producers created later join it as they come.
    */
   record(filePath: string): MediaRecording;
+  /**
+   * Decodes every microphone of the room, present and future, to PCM for live captions: `listener` gets each
+   * microphone's tap as it starts. Conflict when decoding is unavailable (no ffmpeg).
+   */
+  tapMicrophones(listener: (tap: MicrophoneTap) => void): AudioTapping;
   /** Closes everything of one peer (transports, and with them its producers and consumers). */
   closePeer(peerId: string): void;
   /** Closes the router and everything on it; idempotent. */
@@ -88,6 +93,23 @@ export interface MediaRecording {
   stop(): Promise<RecordedMedia>;
   /** Called once when the recording fails while it runs (the recorder process died); `stop` is then not needed. */
   onFailure(listener: (error: Error) => void): void;
+}
+
+/** One microphone decoded live: 16 kHz mono signed 16-bit little-endian PCM, as it arrives. */
+export interface MicrophoneTap {
+  readonly producerId: string;
+  /** Whose microphone it is (absent for a sender that is no participant). */
+  readonly owner: TrackOwner | undefined;
+  onPcm(listener: (pcm: Buffer) => void): void;
+  /** Called once when the tap ends (the microphone stopped, its peer left, the tapping stopped). */
+  onEnd(listener: () => void): void;
+}
+
+/** The live decoding of a room's microphones, until `stop`. */
+export interface AudioTapping {
+  stop(): void;
+  /** Called once when the room's media closed (the tapping ended with it). */
+  onClosed(listener: () => void): void;
 }
 
 /** Creates rooms' media on the worker pool and reports when a worker took rooms' media down with it. */

@@ -148,6 +148,10 @@ export const ROOM_HANDLERS: Handlers = {
       return {};
     },
   },
+  setCaptions: {
+    schema: fields(['on'], { on: { type: 'boolean' } }),
+    run: (session, data, rooms) => rooms.setCaptions(session, data.on),
+  },
   startRecording: {
     schema: empty,
     run: (session, _data, rooms) => rooms.startRecording(session),

@@ -149,6 +149,19 @@ export interface ChatMessage {
   sent_at: string;
 }
 
+/** A live caption: what one speaker said, recognized on the service while captions are on. */
+export interface Caption {
+  /** The speaker's participant; null for a sender that is no participant. */
+  participant_id: string | null;
+  /** The speaker's display name; null when unknown. */
+  speaker: string | null;
+  text: string;
+  /** True once the utterance ended (the text will not change); false for a partial that a later caption of the same speaker replaces. */
+  final: boolean;
+  /** When it was recognized (ISO 8601 UTC). */
+  at: string;
+}
+
 /** ICE/DTLS/SCTP parameters of a server-side WebRTC transport, as mediasoup-client's createSendTransport/createRecvTransport take them. */
 export interface TransportOptions {
   id: string;
@@ -182,6 +195,8 @@ export interface RoomState {
   /** Hosts only: who waits to be admitted. */
   waiting: WaitingPeer[];
   participantCount: number;
+  /** True while live captions are on. */
+  captions?: boolean;
   recording: boolean;
   /** Raised hands, first raised first. */
   hands: RaisedHand[];
@@ -229,6 +244,8 @@ export interface RoomMethods extends PollMethods {
   startRecording: { data: Record<string, never>; result: { recordingId: string } };
   /** Hosts only: stops recording; answers once the file is ready (recording.ready was emitted), or with the error that failed it. */
   stopRecording: { data: Record<string, never>; result: { recordingId: string; status: 'ready' } };
+  /** Hosts only: turns live captions on or off for everyone (everyone gets `captions`); conflict when the service cannot caption. */
+  setCaptions: { data: { on: boolean }; result: { on: boolean } };
   /** Hosts only: ends the meeting for everyone (reason `meeting-ended`). */
   endMeeting: { data: Record<string, never>; result: Record<string, never> };
   /** Raises the peer's hand (everyone gets `hands`); idempotent. */
@@ -295,6 +312,10 @@ export interface RoomNotifications extends PollNotifications {
   /** A waiting peer was let in: call `join` again. */
   admitted: Record<string, never>;
   recording: { active: boolean };
+  /** Live captions were turned on or off. */
+  captions: { active: boolean };
+  /** A live caption (only while captions are on). */
+  caption: Caption;
   /** The raised hands changed (first raised first); `lowered`/`raised` name who changed, `by` a host who lowered them. */
   hands: { hands: RaisedHand[]; raised?: string; lowered?: string[]; by?: string };
   /** A peer reacted (the sender gets it too). */

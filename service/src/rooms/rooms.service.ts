@@ -10,6 +10,7 @@ import type { Transaction } from '../shared/transaction';
 import type { RemovalsRepo } from './removals.repo';
 import { Peer, type Admission, type PeerConnection } from './peer';
 import { assertAvailable, assertOpenToGuests } from './room-access';
+import type { RoomCaptions } from './room-captions.interface';
 import type { RoomChat } from './room-chat';
 import type { RoomPolls } from './room-polls';
 import { RoomModeration } from './room-moderation';
@@ -66,6 +67,8 @@ export class RoomsService {
   private readonly creating = new Map<string, Promise<Room>>();
   private closing = false;
   private media: RoomMediaProvider | undefined;
+  /** Live captions, once given (useCaptions). */
+  captions: RoomCaptions | undefined;
 
   constructor(deps: RoomsServiceDeps) {
     this.meetings = deps.meetings;
@@ -87,6 +90,11 @@ export class RoomsService {
   useMedia(media: RoomMediaProvider): void {
     this.media = media;
     media.onRoutersLost((routerIds) => this.recoverMedia(routerIds));
+  }
+
+  /** Gives the rooms live captions (hosts turn them on with setCaptions). */
+  useCaptions(captions: RoomCaptions): void {
+    this.captions = captions;
   }
 
   /** Connects an admitted peer to its meeting's room (created on first use); a second connection of the same identity replaces the first. */
@@ -179,6 +187,14 @@ export class RoomsService {
     return { recordingId: recording.id, status: 'ready' };
   }
 
+  /** A host turns live captions on or off; everyone is told (`captions` notification). */
+  setCaptions(session: PeerInRoom, on: boolean): { on: boolean } {
+    this.assertHost(session.peer);
+    if (!this.captions) throw AppError.conflict('Live captions are not available on this service');
+    this.captions.set(session.room, on);
+    return { on };
+  }
+
   /** A host ends the meeting for everyone. */
   endMeeting(session: PeerInRoom): void {
     this.assertHost(session.peer);
@@ -256,6 +272,7 @@ export class RoomsService {
       chat: this.chat.history(meeting.id),
       waiting: peer.isHost ? room.waitingList() : [],
       participantCount: room.joined().length,
+      captions: this.captions?.isOn(meeting.id) ?? false,
       recording: room.recording,
       ...this.moderation.stateOf(room),
     };

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type {
+  AudioTapping,
   MediaRecording,
+  MicrophoneTap,
   PlainTransportInfo,
   ProduceInput,
   RecordedMedia,
@@ -11,6 +13,7 @@ import type {
 } from '../rooms/room-media.interface';
 import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
+import { FakeTapping } from './fake-audio-tap';
 
 /** RTP capabilities a fake client sends: `kinds` are what it can receive. */
 export function fakeRtpCapabilities(kinds: ('audio' | 'video')[] = ['audio', 'video']): { kinds: ('audio' | 'video')[] } {
@@ -84,6 +87,8 @@ export class FakeRoomMedia extends EventEmitter<RoomMediaEvents> implements Room
   readonly rtpCapabilities = { codecs: ['audio/opus', 'video/VP8'] };
   /** The recordings started on this media. */
   readonly recordings: FakeMediaRecording[] = [];
+  /** The microphone tappings (live captions) started on this media. */
+  readonly tappings: FakeTapping[] = [];
   private readonly transports = new Map<string, FakeTransport>();
   private readonly producers = new Map<string, FakeProducer>();
   private readonly consumers = new Map<string, FakeConsumer>();
@@ -138,6 +143,7 @@ export class FakeRoomMedia extends EventEmitter<RoomMediaEvents> implements Room
     const id = this.newId('producer');
     this.producers.set(id, { peerId, kind: input.kind, source: input.source, paused: input.paused, owner: input.owner });
     for (const recording of this.recordings) if (!recording.stopped) recording.add(input);
+    for (const tapping of this.tappings) tapping.add(id, input);
     return id;
   }
 
@@ -196,6 +202,14 @@ export class FakeRoomMedia extends EventEmitter<RoomMediaEvents> implements Room
     return recording;
   }
 
+  tapMicrophones(listener: (tap: MicrophoneTap) => void): AudioTapping {
+    if (this.isClosed) throw new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset');
+    const tapping = new FakeTapping(listener);
+    for (const [id, producer] of this.producers) tapping.add(id, producer);
+    this.tappings.push(tapping);
+    return tapping;
+  }
+
   closePeer(peerId: string): void {
     for (const [id, producer] of [...this.producers]) if (producer.peerId === peerId) this.dropProducer(id);
     for (const [id, consumer] of [...this.consumers]) if (consumer.peerId === peerId) this.consumers.delete(id);
@@ -205,6 +219,7 @@ export class FakeRoomMedia extends EventEmitter<RoomMediaEvents> implements Room
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    for (const tapping of this.tappings) tapping.close();
     this.transports.clear();
     this.producers.clear();
     this.consumers.clear();
@@ -212,6 +227,7 @@ export class FakeRoomMedia extends EventEmitter<RoomMediaEvents> implements Room
 
   private dropProducer(producerId: string): void {
     this.producers.delete(producerId);
+    for (const tapping of this.tappings) tapping.drop(producerId);
     for (const [consumerId, consumer] of [...this.consumers]) {
       if (consumer.producerId !== producerId) continue;
       this.consumers.delete(consumerId);

@@ -23,6 +23,7 @@ export const MCP_TOOL_NAMES = [
   'get_meeting',
   'list_participants',
   'get_transcript',
+  'get_live_transcript',
   'get_summary',
   'search_content',
   'ask_meetings',

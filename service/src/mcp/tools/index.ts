@@ -1,6 +1,7 @@
 import type { McpTool } from '../mcp.tool';
 import { askMeetingsTool } from './ask-meetings.tool';
 import { createMeetingTool } from './create-meeting.tool';
+import { getLiveTranscriptTool } from './get-live-transcript.tool';
 import { getMeetingTool } from './get-meeting.tool';
 import { getSummaryTool } from './get-summary.tool';
 import { getTranscriptTool } from './get-transcript.tool';
@@ -16,6 +17,7 @@ export const TOOLS: McpTool[] = [
   getMeetingTool,
   listParticipantsTool,
   getTranscriptTool,
+  getLiveTranscriptTool,
   getSummaryTool,
   searchContentTool,
   askMeetingsTool,
