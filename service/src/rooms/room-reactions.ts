@@ -13,7 +13,10 @@ export class RoomReactions {
   send({ room, peer }: PeerInRoom, emoji: Reaction): void {
     if (!REACTIONS.includes(emoji)) throw AppError.invalid([{ param: 'emoji', message: `must be one of ${REACTIONS.join(' ')}` }]);
     if (!this.allowanceOf(peer).take(this.now())) {
-      throw new AppError('rate_limited', `At most ${REACTION_LIMIT.burst} reactions per ${REACTION_LIMIT.perSeconds} seconds; wait a moment`);
+      throw new AppError(
+        'rate_limited',
+        `At most ${REACTION_LIMIT.burst} reactions per ${REACTION_LIMIT.perSeconds} seconds; wait a moment`,
+      );
     }
     room.broadcast('reaction', { peerId: peer.id, emoji });
   }
