@@ -55,6 +55,19 @@ export interface EmbedEventMap {
   media: { kind: 'audio' | 'video'; on: boolean };
   /** The room is not available or the embed was refused (from the room, or from the SDK when the room cannot say). */
   error: { reason: EmbedErrorReason | EmbedSdkErrorReason; message: string };
+  /** A host opened a poll, or closed it (`votes` per option are null while it is open, unless this participant is a host). */
+  poll: { action: 'opened' | 'closed'; poll: EmbedPoll };
+  /** This participant moved into a breakout room (`joined`) or back to the main room from one (`left`). */
+  breakout: { action: 'joined' | 'left'; room: { id: string; name: string } };
+}
+
+/** A poll as the `poll` event carries it. */
+export interface EmbedPoll {
+  id: string;
+  question: string;
+  multiple: boolean;
+  anonymous: boolean;
+  options: { id: string; text: string; votes: number | null }[];
 }
 
 /** An event type. */
@@ -85,7 +98,17 @@ export type EmbedCommand<T extends EmbedCommandType = EmbedCommandType> = {
 }[T];
 
 /** The event types, in the order the protocol lists them. */
-export const EMBED_EVENT_TYPES: readonly EmbedEventType[] = ['ready', 'joined', 'left', 'participant-count', 'recording', 'media', 'error'];
+export const EMBED_EVENT_TYPES: readonly EmbedEventType[] = [
+  'ready',
+  'joined',
+  'left',
+  'participant-count',
+  'recording',
+  'media',
+  'error',
+  'poll',
+  'breakout',
+];
 
 /** The command types. */
 export const EMBED_COMMAND_TYPES: readonly EmbedCommandType[] = ['mute', 'unmute', 'leave', 'toggleChat', 'setTheme'];

@@ -47,6 +47,12 @@ function bridgeEvents(session: RoomSession, events: RoomEvents, code: string): v
     last[kind] = on;
     events.emit('media', { kind, on });
   });
+  session.events.on('poll', ({ change, poll }) => {
+    if (change === 'pollResults') return;
+    const options = poll.options.map(({ id, text, votes }) => ({ id, text, votes }));
+    const { id, question, multiple, anonymous } = poll;
+    events.emit('poll', { action: change === 'pollOpened' ? 'opened' : 'closed', poll: { id, question, multiple, anonymous, options } });
+  });
   session.events.on('ended', (end) => {
     if (end.kind === 'left') events.emit('left', { reason: end.reason });
     else if (end.kind === 'unavailable') events.emit('left', { reason: 'meeting-ended' });

@@ -23,3 +23,5 @@ export type {
   WaitingPeer,
 } from '../../../service/src/rooms/room.protocol';
 export { ROOM_LIMITS } from '../../../service/src/rooms/room.protocol';
+export type { NewPoll, RoomPoll } from '../../../service/src/polls/polls.protocol';
+export { POLL_LIMITS } from '../../../service/src/polls/polls.protocol';

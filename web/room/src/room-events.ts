@@ -1,4 +1,5 @@
 import { Emitter } from './emitter';
+import type { EmbedEventMap } from './embed-protocol';
 import type { LeaveReason, ParticipantRole } from './protocol';
 
 /** What happens in the room, as an embedding page may want to hear it (forwarded with postMessage by the embed wrapper). */
@@ -9,6 +10,10 @@ export interface RoomEventMap {
   recording: { active: boolean };
   /** The local microphone (audio) or camera (video) was switched on or off. */
   media: { kind: 'audio' | 'video'; on: boolean };
+  /** A poll opened or closed (with its results). */
+  poll: EmbedEventMap['poll'];
+  /** Moved into or back from a breakout room. */
+  breakout: EmbedEventMap['breakout'];
 }
 
 /** A room event name. */

@@ -164,6 +164,11 @@ export class RoomSession {
     return this.media.receiveStats(this.selfId);
   }
 
+  /** Sends one signalling request (features call their own methods with it: polls, breakout rooms). */
+  call<M extends RoomMethod>(method: M, data: RoomMethods[M]['data']): Promise<RoomMethods[M]['result']> {
+    return this.request(method, data);
+  }
+
   private setPhase(phase: SessionPhase): void {
     this.phase = phase;
     this.events.emit('phase', { phase });
@@ -257,6 +262,11 @@ export class RoomSession {
       case 'recording':
         if (this.state) this.state.recording = n.data.active;
         this.events.emit('recording', n.data);
+        return;
+      case 'pollOpened':
+      case 'pollResults':
+      case 'pollClosed':
+        this.events.emit('poll', { change: n.notification, poll: n.data.poll });
         return;
       case 'mediaReset':
         if (this.phase === 'joined') this.media.restart(this.state?.canSendMedia ?? false);

@@ -1,4 +1,4 @@
-import type { ChatMessage, LeaveReason, MediaSource, PeerInfo, RoomState, UnavailableReason, WaitingPeer } from './protocol';
+import type { ChatMessage, LeaveReason, MediaSource, PeerInfo, RoomPoll, RoomState, UnavailableReason, WaitingPeer } from './protocol';
 
 /** Where the session is: connecting, in the waiting room, in the room, reconnecting after a drop, or out. */
 export type SessionPhase = 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'ended';
@@ -36,6 +36,8 @@ export interface SessionEventMap {
   participantCount: { count: number };
   waiting: { peers: WaitingPeer[] };
   recording: { active: boolean };
+  /** A poll opened, its live results changed (hosts), or it closed. */
+  poll: { change: 'pollOpened' | 'pollResults' | 'pollClosed'; poll: RoomPoll };
   /** A request failed in a way the user should hear about. */
   notice: { message: string };
   ended: SessionEnd;

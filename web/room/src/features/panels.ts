@@ -3,7 +3,7 @@ import { t } from '../i18n';
 import { icon } from '../ui/icons';
 
 /** A panel's name: one of them is open at a time. */
-export type PanelName = 'people' | 'chat' | 'settings';
+export type PanelName = 'people' | 'chat' | 'settings' | 'polls' | 'breakouts';
 
 /** A panel a feature adds: the toolbar button that opens it, its body, and what to do as it opens. */
 export interface PanelEntry {

@@ -3,6 +3,7 @@ import type { EmbedFeatures } from '../embed-protocol';
 import * as chat from '../features/chat/chat';
 import { Panels } from '../features/panels';
 import * as people from '../features/people/people';
+import * as polls from '../features/polls/polls';
 import * as recording from '../features/recording/recording';
 import * as settings from '../features/settings/settings';
 import { Cleanup, sessionListener, spotBefore, spotIn, type RoomSlot } from '../features/slot';
@@ -84,6 +85,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   if (features.chat !== false) cleanup.add(chat.mount(session, slot));
   cleanup.add(settings.mount(session, slot));
   cleanup.add(recording.mount(session, slot));
+  cleanup.add(polls.mount(session, slot));
 
   function renderCount(): void {
     const count = session.state?.participantCount ?? 0;
