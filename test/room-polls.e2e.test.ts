@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { setPassword } from './support/dashboard-browser';
 import { call } from './support/service-process';
 import {
   createMeeting,
@@ -134,5 +135,31 @@ describe('polls in the room page, host and two guests through the real SFU', () 
         ],
       }),
     ]);
+
+    // The dashboard's meeting page shows the poll with its results.
+    expect(setPassword(suite.dataDir, 'owner@localhost', 'a long enough password').code).toBe(0);
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const dash = await context.newPage();
+      await dash.goto(`${suite.svc.url}/`);
+      await dash.getByLabel('Email').fill('owner@localhost');
+      await dash.getByLabel('Password').fill('a long enough password');
+      await dash.getByRole('button', { name: 'Sign in' }).click();
+      await dash.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
+      await dash.goto(`${suite.svc.url}/meetings/${meeting.id}`);
+      const shown = dash.getByTestId('dashboard-poll');
+      await shown.waitFor();
+      const text = (await shown.textContent()) ?? '';
+      expect(text).toContain('Where do we eat?');
+      expect(text).toContain('closed');
+      expect(text).toMatch(/Sushi2 \(100 %\)(Bob Guest, Ann Guest|Ann Guest, Bob Guest)/);
+      expect(text).toMatch(/Pizza0 \(0 %\)/);
+      await shown.scrollIntoViewIfNeeded();
+      await saveScreenshot(dash, 'dashboard-meeting-polls');
+      await scheme(dash, 'dark');
+      await saveScreenshot(dash, 'dashboard-meeting-polls-dark');
+    } finally {
+      await context.close();
+    }
   });
 });

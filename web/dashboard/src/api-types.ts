@@ -11,6 +11,8 @@ export type MeetingSettings = Meeting['settings'];
 export type Participant = Schema['Participant'];
 /** A meeting's recording (video or audio) and where it stands. */
 export type Recording = Schema['Recording'];
+/** A poll run in a meeting's room, with its results. */
+export type Poll = Schema['Poll'];
 /** Someone registered for a webinar. */
 export type Registration = Schema['Registration'];
 /** A meeting's transcript: its text and timed segments. */

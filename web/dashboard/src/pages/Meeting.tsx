@@ -5,6 +5,7 @@ import { Link } from '../router';
 import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
 import { Embedding } from './MeetingEmbedding';
 import { Participants, Recordings, Registrations } from './MeetingLists';
+import { MeetingPolls } from './MeetingPolls';
 import { SummaryView, TranscriptView, type Processing } from './MeetingProcessing';
 import { STATUS_TONE } from './meeting-types';
 import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
@@ -113,6 +114,7 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
         <SummaryView meetingId={m.id} state={processing.data?.summary} onRetried={processing.reload} />
       </div>
       <ErrorNotice error={processing.error} />
+      <MeetingPolls meetingId={m.id} live={m.status === 'live'} />
       {m.kind === 'webinar' && <Registrations meetingId={m.id} />}
     </>
   );
