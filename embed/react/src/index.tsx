@@ -1,5 +1,5 @@
 /** @svc/embed-react: the meeting room as a React component, on top of `@svc/embed`. */
-import { SvcMeeting as EmbeddedMeeting, type EmbedTheme, type SvcMeetingOptions } from '@svc/embed';
+import { SvcMeeting as EmbeddedMeeting, type EmbedReaction, type EmbedTheme, type SvcMeetingOptions } from '@svc/embed';
 import { forwardRef, useEffect, useImperativeHandle, useRef, type CSSProperties } from 'react';
 
 export type {
@@ -11,6 +11,8 @@ export type {
   EmbedLocale,
   EmbedErrorReason,
   EmbedSdkErrorReason,
+  EmbedReaction,
+  EmbedParticipant,
 } from '@svc/embed';
 
 /** The props of `<SvcMeeting>`: the options of `@svc/embed` (the component is the container) plus the container's `className` and `style`. */
@@ -33,6 +35,13 @@ export interface SvcMeetingHandle {
   toggleChat(): void;
   /** Switches the room to `light`, `dark` or `system`. */
   setTheme(theme: EmbedTheme): void;
+  /** Joins from the pre-join screen (see the `autoJoin` prop to do it as soon as the room is ready). */
+  join(): void;
+  /** Raises or lowers this participant's hand. */
+  raiseHand(): void;
+  lowerHand(): void;
+  /** Sends one of the fixed reactions. */
+  sendReaction(emoji: EmbedReaction): void;
 }
 
 /**
@@ -41,7 +50,7 @@ export interface SvcMeetingHandle {
  * `onEvent` is used without reloading.
  */
 export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function SvcMeeting(props, ref) {
-  const { baseUrl, meetingCode, joinToken, name, locale, theme, features, onEvent, readyTimeoutMs, className, style } = props;
+  const { baseUrl, meetingCode, joinToken, name, locale, theme, features, onEvent, readyTimeoutMs, autoJoin, className, style } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const meetingRef = useRef<EmbeddedMeeting | null>(null);
   const onEventRef = useRef(onEvent);
@@ -67,6 +76,7 @@ export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function
       features: hasFeatures ? { chat, participants, screenshare } : undefined,
       onEvent: (event) => onEventRef.current?.(event),
       readyTimeoutMs,
+      autoJoin,
     });
     meetingRef.current = meeting;
     return () => {
@@ -74,7 +84,7 @@ export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function
       if (meetingRef.current === meeting) meetingRef.current = null;
     };
     // `features` counts by its values, so a new object with the same values (a literal in the props) does not reload the room.
-  }, [baseUrl, meetingCode, joinToken, name, locale, hasFeatures, chat, participants, screenshare, readyTimeoutMs]);
+  }, [baseUrl, meetingCode, joinToken, name, locale, hasFeatures, chat, participants, screenshare, readyTimeoutMs, autoJoin]);
 
   useEffect(() => {
     if (theme === themeRef.current) return;
@@ -90,6 +100,10 @@ export const SvcMeeting = forwardRef<SvcMeetingHandle, SvcMeetingProps>(function
       leave: () => meetingRef.current?.leave(),
       toggleChat: () => meetingRef.current?.toggleChat(),
       setTheme: (next) => meetingRef.current?.setTheme(next),
+      join: () => meetingRef.current?.join(),
+      raiseHand: () => meetingRef.current?.raiseHand(),
+      lowerHand: () => meetingRef.current?.lowerHand(),
+      sendReaction: (emoji) => meetingRef.current?.sendReaction(emoji),
     }),
     [],
   );

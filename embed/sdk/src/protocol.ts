@@ -57,9 +57,27 @@ export interface EmbedEventMap {
   error: { reason: EmbedErrorReason | EmbedSdkErrorReason; message: string };
   /** A host opened a poll, or closed it (`votes` per option are null while it is open, unless this participant is a host). */
   poll: { action: 'opened' | 'closed'; poll: EmbedPoll };
+  /** Someone raised their hand (`self`: this participant); `order` is its place in the queue (1 went up first). */
+  'hand-raised': { participant: EmbedParticipant; order: number; self: boolean };
+  /** A raised hand went down: lowered by its owner, by a host (`by`: the host's name), or its owner left. */
+  'hand-lowered': { participant: EmbedParticipant; self: boolean; by: string | null };
+  /** Someone reacted with one of the fixed emoji (shown on their tile for a few seconds). */
+  reaction: { participant: EmbedParticipant; emoji: EmbedReaction; self: boolean };
   /** This participant moved into a breakout room (`joined`) or back to the main room from one (`left`). */
   breakout: { action: 'joined' | 'left'; room: { id: string; name: string } };
 }
+
+/** Someone in the room as the hand and reaction events name them (`id`: their peer id in this room). */
+export interface EmbedParticipant {
+  id: string;
+  name: string;
+}
+
+/** The reactions a participant may send (`sendReaction`), the same fixed set as the room's buttons. */
+export const EMBED_REACTIONS = ['👍', '👏', '😂', '❤️', '🎉', '😮'] as const;
+
+/** One of the reactions. */
+export type EmbedReaction = (typeof EMBED_REACTIONS)[number];
 
 /** A poll as the `poll` event carries it. */
 export interface EmbedPoll {
@@ -87,6 +105,13 @@ export interface EmbedCommandMap {
   /** Opens or closes the chat panel. */
   toggleChat: Record<string, never>;
   setTheme: { theme: EmbedTheme };
+  /** Joins from the pre-join screen as if its Join button was pressed (for pages that already asked for the devices). */
+  join: Record<string, never>;
+  /** Raises or lowers this participant's hand (in the room). */
+  raiseHand: Record<string, never>;
+  lowerHand: Record<string, never>;
+  /** Sends a reaction; more than 5 in 5 seconds are dropped (the room shows why). */
+  sendReaction: { emoji: EmbedReaction };
 }
 
 /** A command type. */
@@ -108,10 +133,23 @@ export const EMBED_EVENT_TYPES: readonly EmbedEventType[] = [
   'error',
   'poll',
   'breakout',
+  'hand-raised',
+  'hand-lowered',
+  'reaction',
 ];
 
 /** The command types. */
-export const EMBED_COMMAND_TYPES: readonly EmbedCommandType[] = ['mute', 'unmute', 'leave', 'toggleChat', 'setTheme'];
+export const EMBED_COMMAND_TYPES: readonly EmbedCommandType[] = [
+  'mute',
+  'unmute',
+  'leave',
+  'toggleChat',
+  'setTheme',
+  'join',
+  'raiseHand',
+  'lowerHand',
+  'sendReaction',
+];
 
 /** Whether `data` is a message of this protocol and version going in direction `dir` (anything else is ignored). */
 export function isEmbedMessage(data: unknown, dir: 'event' | 'command'): data is { source: string; v: number; dir: string; type: string } {

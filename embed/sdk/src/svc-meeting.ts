@@ -12,7 +12,9 @@ import {
   type EmbedEventType,
   type EmbedFeatures,
   type EmbedLocale,
+  type EmbedReaction,
   type EmbedTheme,
+  EMBED_REACTIONS,
 } from './protocol.js';
 
 /** The options of a `SvcMeeting`: where to put the room, which meeting, and how it looks. */
@@ -40,6 +42,11 @@ export interface SvcMeetingOptions {
    * (default 15000; 0 never reports it).
    */
   readyTimeoutMs?: number;
+  /**
+   * Joins as soon as the room is ready, without its pre-join screen (the `join` command): for pages that already
+   * asked for the camera and microphone, so the room opens them without a prompt. A guest needs a name (`name` or a token).
+   */
+  autoJoin?: boolean;
 }
 
 /** A handler of one event type. */
@@ -117,6 +124,9 @@ export class SvcMeeting {
         readyTimeoutMs,
       );
     }
+    if (options.autoJoin !== undefined && typeof options.autoJoin !== 'boolean')
+      throw new TypeError('SvcMeeting: autoJoin must be a boolean');
+    if (options.autoJoin) this.join();
     this.#checkFrame(frameCheckUrl({ baseUrl, hostOrigin: window.location.origin, meetingCode, joinToken }));
   }
 
@@ -146,6 +156,28 @@ export class SvcMeeting {
   /** Leaves the room (the room then posts `left`). */
   leave(): void {
     this.#send('leave', {});
+  }
+
+  /** Joins from the pre-join screen, as its Join button does (sent once the room is ready). */
+  join(): void {
+    this.#send('join', {});
+  }
+
+  /** Raises this participant's hand (in the room). */
+  raiseHand(): void {
+    this.#send('raiseHand', {});
+  }
+
+  /** Lowers this participant's hand. */
+  lowerHand(): void {
+    this.#send('lowerHand', {});
+  }
+
+  /** Sends a reaction: one of 👍 👏 😂 ❤️ 🎉 😮 (the room drops more than 5 in 5 seconds). */
+  sendReaction(emoji: EmbedReaction): void {
+    if (!(EMBED_REACTIONS as readonly string[]).includes(emoji))
+      throw new TypeError(`SvcMeeting: emoji must be one of ${EMBED_REACTIONS.join(' ')}`);
+    this.#send('sendReaction', { emoji });
   }
 
   /** Opens or closes the chat panel. */

@@ -1,10 +1,12 @@
 import {
   EMBED_PROTOCOL_VERSION,
+  EMBED_REACTIONS,
   EMBED_SOURCE,
   isEmbedMessage,
   type EmbedCommand,
   type EmbedEventMap,
   type EmbedEventType,
+  type EmbedReaction,
   type EmbedTheme,
 } from './embed-protocol';
 import type { RoomEvents } from './room-events';
@@ -15,6 +17,12 @@ export interface EmbedCommandHandlers {
   leave(): void;
   toggleChat(): void;
   setTheme(theme: EmbedTheme): void;
+  /** Joins from the pre-join screen (as its Join button). */
+  join(): void;
+  /** Raises (true) or lowers this participant's hand. */
+  setHand(raised: boolean): void;
+  /** Sends a reaction of the fixed set. */
+  react(emoji: EmbedReaction): void;
 }
 
 const THEMES: readonly string[] = ['light', 'dark', 'system'];
@@ -48,6 +56,9 @@ export class EmbedBridge {
     events.on('media', (e) => this.post('media', e));
     events.on('poll', (e) => this.post('poll', e));
     events.on('breakout', (e) => this.post('breakout', e));
+    events.on('hand-raised', (e) => this.post('hand-raised', e));
+    events.on('hand-lowered', (e) => this.post('hand-lowered', e));
+    events.on('reaction', (e) => this.post('reaction', e));
   }
 
   private receive(event: MessageEvent): void {
@@ -66,6 +77,16 @@ export class EmbedBridge {
         break;
       case 'setTheme':
         if (THEMES.includes(command.theme)) this.handlers.setTheme(command.theme);
+        break;
+      case 'join':
+        this.handlers.join();
+        break;
+      case 'raiseHand':
+      case 'lowerHand':
+        this.handlers.setHand(command.type === 'raiseHand');
+        break;
+      case 'sendReaction':
+        if ((EMBED_REACTIONS as readonly string[]).includes(command.emoji)) this.handlers.react(command.emoji);
         break;
     }
   }

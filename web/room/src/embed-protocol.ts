@@ -8,9 +8,10 @@ export type {
   EmbedEventMap,
   EmbedEventType,
   EmbedFeatures,
+  EmbedReaction,
   EmbedTheme,
 } from '../../../embed/sdk/src/protocol';
-export { EMBED_PROTOCOL_VERSION, EMBED_SOURCE, isEmbedMessage } from '../../../embed/sdk/src/protocol';
+export { EMBED_PROTOCOL_VERSION, EMBED_REACTIONS, EMBED_SOURCE, isEmbedMessage } from '../../../embed/sdk/src/protocol';
 import type { EmbedPageConfig } from '../../../service/src/embed/embed-page.protocol';
 export type { EmbedPageConfig };
 

@@ -4,6 +4,10 @@ import { mount } from './dom';
 import { notOpenScreen, startsAtNotice, waitForOpening } from './early-join';
 import { EmbedBridge } from './embed-bridge';
 import { readEmbedConfig, type EmbedErrorReason } from './embed-protocol';
+import { forwardHandsAndReactions } from './features/hands/embed-events';
+import { setHand } from './features/hands/hands';
+import { refusal } from './features/moderation/refusal';
+import { sendReaction } from './features/reactions/reactions';
 import { CredentialError, fetchRoomInfo } from './http-api';
 import { pickLocale, setLocale, t } from './i18n';
 import type { CredentialRequest, RoomInfo } from './protocol';
@@ -91,6 +95,12 @@ async function run(): Promise<void> {
   // What the embedding page's commands act on; mute/unmute before joining decide what the join starts with.
   let current: { session: RoomSession | null; view: RoomView | null } = { session: null, view: null };
   const mutedBeforeJoin: Partial<Record<'audio' | 'video', boolean>> = {};
+  // The embedding page's `join` command: the pre-join screen's Join, now or as soon as that screen is up.
+  let joinAsked = false;
+  const prejoinForm = () => document.querySelector<HTMLFormElement>('[data-testid=prejoin] form.prejoin-form');
+  const inRoom = (act: (session: RoomSession) => Promise<void>) => {
+    if (current.session?.phase === 'joined') void act(current.session).catch(() => undefined);
+  };
   const bridge = embed?.parentOrigin
     ? new EmbedBridge(embed.parentOrigin, {
         setMuted(kind, muted) {
@@ -101,6 +111,12 @@ async function run(): Promise<void> {
         leave: () => void current.session?.leave(),
         toggleChat: () => current.view?.toggleChat(),
         setTheme: applyTheme,
+        join: () => {
+          joinAsked = true;
+          if (!current.session) prejoinForm()?.requestSubmit();
+        },
+        setHand: (raised) => inRoom((session) => setHand(session, raised)),
+        react: (emoji) => inRoom((session) => sendReaction(session, emoji)),
       })
     : null;
   bridge?.forward(events);
@@ -130,6 +146,7 @@ async function run(): Promise<void> {
     debug.session = session;
     current = { session, view: null };
     bridgeEvents(session, events, code);
+    forwardHandsAndReactions(session, events);
     let view: RoomView | null = null;
     session.events.on('phase', ({ phase }) => {
       if (phase === 'waiting')
@@ -188,7 +205,8 @@ async function run(): Promise<void> {
       }
       if (err instanceof CredentialError)
         return err.failure.kind === 'network' ? t('prejoin.joinFailed', { error: err.failure.message }) : err.message;
-      return t('prejoin.joinFailed', { error: err instanceof Error ? err.message : String(err) });
+      // A refusal from the room (a locked meeting) says itself what is wrong.
+      return t('prejoin.joinFailed', { error: refusal(err).message });
     }
   };
 
@@ -204,6 +222,7 @@ async function run(): Promise<void> {
   show(prejoin);
   document.getElementById('display-name')?.focus();
   bridge?.post('ready', {});
+  if (joinAsked) prejoinForm()?.requestSubmit();
 }
 
 /** The preview track, unless the embedding page muted that kind before the Join click. */

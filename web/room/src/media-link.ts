@@ -137,9 +137,9 @@ export class MediaLink {
     this.muted.microphone = false;
     if (producer) {
       producer.resume();
-      await this.deps.request('resumeProducer', { producerId: producer.id }).catch(() => undefined);
+      await this.deps.request('resumeProducer', { producerId: producer.id }).catch((err: unknown) => this.refused('microphone', err));
     } else if (this.sendTransport) {
-      await this.produce('microphone', this.epoch);
+      await this.produce('microphone', this.epoch).catch((err: unknown) => this.refused('microphone', err));
     }
     this.emitLocal('microphone');
   }
@@ -165,9 +165,9 @@ export class MediaLink {
     if (producer && !producer.closed) {
       await producer.replaceTrack({ track });
       producer.resume();
-      await this.deps.request('resumeProducer', { producerId: producer.id }).catch(() => undefined);
+      await this.deps.request('resumeProducer', { producerId: producer.id }).catch((err: unknown) => this.refused('camera', err));
     } else if (this.sendTransport) {
-      await this.produce('camera', this.epoch);
+      await this.produce('camera', this.epoch).catch((err: unknown) => this.refused('camera', err));
     }
     this.emitLocal('camera');
   }
@@ -192,7 +192,7 @@ export class MediaLink {
     this.tracks.screen = track;
     this.muted.screen = false;
     track.addEventListener('ended', () => void this.stopScreen());
-    if (this.sendTransport) await this.produce('screen', this.epoch);
+    if (this.sendTransport) await this.produce('screen', this.epoch).catch((err: unknown) => this.refused('screen', err));
     this.emitLocal('screen');
   }
 
@@ -209,6 +209,15 @@ export class MediaLink {
       producer.close();
       await this.deps.request('closeProducer', { producerId: producer.id }).catch(() => undefined);
     }
+  }
+
+  /** A host muted the microphone or stopped the camera or screen share (the service paused or closed it): follow locally. */
+  async moderated(source: MediaSource): Promise<void> {
+    if (source === 'microphone') return this.setMicrophone(false);
+    if (source === 'screen') return this.stopScreen();
+    this.producers.get('camera')?.close();
+    this.producers.delete('camera');
+    await this.setCamera(false);
   }
 
   /** Asks for the simulcast layer a tile of this size needs (sent only when it changes). */
@@ -279,6 +288,14 @@ export class MediaLink {
     this.layers.delete(consumerId);
     consumer?.close();
     this.deps.events.emit('remoteTrackEnded', { consumerId });
+  }
+
+  /** The service refused to start or unmute `source` (a host's permissions): turn it off again and pass the refusal on. */
+  private async refused(source: MediaSource, err: unknown): Promise<never> {
+    if (source === 'screen') await this.stopScreen();
+    else if (source === 'camera') await this.setCamera(false);
+    else await this.setMicrophone(false);
+    throw err;
   }
 
   private emitLocal(source: MediaSource): void {

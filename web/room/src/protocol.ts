@@ -2,6 +2,9 @@
 export type {
   ChatMessage,
   ClientRequest,
+  GuestPermissions,
+  RaisedHand,
+  Reaction,
   ConsumerOptions,
   CredentialRequest,
   JoinCredential,
@@ -22,6 +25,6 @@ export type {
   UnavailableReason,
   WaitingPeer,
 } from '../../../service/src/rooms/room.protocol';
-export { ROOM_LIMITS } from '../../../service/src/rooms/room.protocol';
+export { REACTIONS, ROOM_LIMITS } from '../../../service/src/rooms/room.protocol';
 export type { NewPoll, RoomPoll } from '../../../service/src/polls/polls.protocol';
 export { POLL_LIMITS } from '../../../service/src/polls/polls.protocol';

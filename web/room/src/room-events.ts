@@ -14,6 +14,10 @@ export interface RoomEventMap {
   poll: EmbedEventMap['poll'];
   /** Moved into or back from a breakout room. */
   breakout: EmbedEventMap['breakout'];
+  /** Someone raised or lowered their hand, or reacted. */
+  'hand-raised': EmbedEventMap['hand-raised'];
+  'hand-lowered': EmbedEventMap['hand-lowered'];
+  reaction: EmbedEventMap['reaction'];
 }
 
 /** A room event name. */

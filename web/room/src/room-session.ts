@@ -268,6 +268,26 @@ export class RoomSession {
       case 'pollClosed':
         this.events.emit('poll', { change: n.notification, poll: n.data.poll });
         return;
+      case 'hands':
+        if (this.state) this.state.hands = n.data.hands;
+        this.events.emit('hands', n.data);
+        return;
+      case 'permissions':
+        if (this.state) this.state.permissions = n.data.permissions;
+        this.events.emit('permissions', n.data);
+        return;
+      case 'locked':
+        if (this.state) this.state.locked = n.data.locked;
+        this.events.emit('locked', n.data);
+        return;
+      case 'moderated':
+        // The service already paused or closed the producer: follow it here so the page shows the truth.
+        void this.media.moderated(n.data.source).finally(() => this.events.emit('moderated', n.data));
+        return;
+      case 'reaction':
+      case 'unmuteRequested':
+        this.events.emit(n.notification, n.data as never);
+        return;
       case 'mediaReset':
         if (this.phase === 'joined') this.media.restart(this.state?.canSendMedia ?? false);
         return;

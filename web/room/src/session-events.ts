@@ -1,4 +1,14 @@
-import type { ChatMessage, LeaveReason, MediaSource, PeerInfo, RoomPoll, RoomState, UnavailableReason, WaitingPeer } from './protocol';
+import type {
+  ChatMessage,
+  LeaveReason,
+  MediaSource,
+  PeerInfo,
+  RoomNotifications,
+  RoomPoll,
+  RoomState,
+  UnavailableReason,
+  WaitingPeer,
+} from './protocol';
 
 /** Where the session is: connecting, in the waiting room, in the room, reconnecting after a drop, or out. */
 export type SessionPhase = 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'ended';
@@ -38,6 +48,18 @@ export interface SessionEventMap {
   recording: { active: boolean };
   /** A poll opened, its live results changed (hosts), or it closed. */
   poll: { change: 'pollOpened' | 'pollResults' | 'pollClosed'; poll: RoomPoll };
+  /** Raised hands changed (first raised first). */
+  hands: RoomNotifications['hands'];
+  /** Someone reacted (shown on their tile). */
+  reaction: RoomNotifications['reaction'];
+  /** A host muted this peer or stopped its camera or screen share (the session already applied it). */
+  moderated: RoomNotifications['moderated'];
+  /** A host asks this peer to unmute. */
+  unmuteRequested: RoomNotifications['unmuteRequested'];
+  /** What guests may do changed. */
+  permissions: RoomNotifications['permissions'];
+  /** The meeting was locked or unlocked. */
+  locked: RoomNotifications['locked'];
   /** A request failed in a way the user should hear about. */
   notice: { message: string };
   ended: SessionEnd;

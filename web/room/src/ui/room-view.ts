@@ -1,9 +1,12 @@
 import { h } from '../dom';
 import type { EmbedFeatures } from '../embed-protocol';
 import * as chat from '../features/chat/chat';
+import * as hands from '../features/hands/hands';
+import * as moderation from '../features/moderation/moderation';
 import { Panels } from '../features/panels';
 import * as people from '../features/people/people';
 import * as polls from '../features/polls/polls';
+import * as reactions from '../features/reactions/reactions';
 import * as recording from '../features/recording/recording';
 import * as settings from '../features/settings/settings';
 import { Cleanup, sessionListener, spotBefore, spotIn, type RoomSlot } from '../features/slot';
@@ -81,6 +84,9 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   cleanup.add(stage.mount(session, slot));
   cleanup.add(waitingRoom.mount(session, slot));
   cleanup.add(toolbar.mount(session, slot));
+  cleanup.add(hands.mount(session, slot));
+  cleanup.add(reactions.mount(session, slot));
+  cleanup.add(moderation.mount(session, slot));
   if (features.participants !== false) cleanup.add(people.mount(session, slot));
   if (features.chat !== false) cleanup.add(chat.mount(session, slot));
   cleanup.add(settings.mount(session, slot));

@@ -5,11 +5,15 @@ import type { MediaSource } from '../../protocol';
 import type { RoomSession } from '../../room-session';
 import { icon, type IconName } from '../../ui/icons';
 import { Cleanup, sessionListener, type Dispose, type RoomSlot } from '../slot';
+import { refusal } from '../moderation/refusal';
 import { endMeetingDialog, inviteDialog } from './dialogs';
+import { overflowMenu } from './overflow';
 
 /**
  * The call's own controls: microphone, camera and screen (for those who send media; Ctrl+D and Ctrl+E), invite,
  * end meeting (hosts) and leave. The screen button is left out when the embedding page switched screen sharing off.
+ * A guest's buttons for what hosts do not allow (unmute, video, screen) are disabled. At phone width the middle
+ * group (every feature's button: people, chat, hands, reactions...) folds into a "More" menu.
  */
 export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   const cleanup = new Cleanup();
@@ -49,9 +53,12 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   const endTools = h('div', { class: 'tool-group end' }, endBtn, leaveBtn);
   slot.toolsStart.add(mediaTools);
   slot.tools.add(inviteBtn);
+  // Every feature's button lands in the middle group: the "More" menu lists whichever of them are shown.
+  const more = overflowMenu(inviteBtn.parentElement!);
+  endTools.prepend(more.button);
   slot.toolsEnd.add(endTools);
-  slot.end.add(endDialog, invite.el);
-  cleanup.remove(mediaTools, inviteBtn, endTools, endDialog, invite.el);
+  slot.end.add(endDialog, invite.el, more.menu);
+  cleanup.remove(mediaTools, inviteBtn, endTools, endDialog, invite.el, more.menu);
 
   function renderLocal(source: MediaSource): void {
     const isOn = session.isOn(source);
@@ -81,7 +88,7 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
       if (source === 'microphone') await session.setMicrophone(turnOn);
       else await session.setCamera(turnOn);
     } catch (err) {
-      slot.toast(t(`error.${source}${turnOn ? 'On' : 'Off'}`, { error: err instanceof Error ? err.message : String(err) }));
+      slot.toast(t(`error.${source}${turnOn ? 'On' : 'Off'}`, { error: refusal(err).message }));
       renderLocal(source);
     }
   }
@@ -92,7 +99,7 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
       slot.toast(t('error.shareScreen', { error: String(err) }));
       return null;
     });
-    if (track) await session.startScreen(track);
+    if (track) await session.startScreen(track).catch((err) => slot.toast(t('error.shareScreen', { error: refusal(err).message })));
   }
 
   function render(): void {
@@ -103,6 +110,25 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
     if (shareBtn) shareBtn.hidden = typeof navigator.mediaDevices?.getDisplayMedia !== 'function';
     endBtn.hidden = state.self.role !== 'host';
     for (const source of ['microphone', 'camera', 'screen'] as const) renderLocal(source);
+    renderPermissions();
+  }
+
+  /** A guest cannot turn on what hosts do not allow (the service refuses it anyway); what is already on can be turned off. */
+  function renderPermissions(): void {
+    const state = session.state;
+    if (!state) return;
+    const guest = state.self.role !== 'host';
+    const buttons: [HTMLButtonElement | null, MediaSource, 'unmute' | 'video' | 'screen'][] = [
+      [micBtn, 'microphone', 'unmute'],
+      [camBtn, 'camera', 'video'],
+      [shareBtn, 'screen', 'screen'],
+    ];
+    for (const [button, source, permission] of buttons) {
+      if (!button) continue;
+      const blocked = guest && !state.permissions[permission] && !session.isOn(source);
+      button.disabled = blocked;
+      button.title = blocked ? t('moderation.notAllowed') : '';
+    }
   }
 
   const onKey = (ev: KeyboardEvent) => {
@@ -115,7 +141,12 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   document.addEventListener('keydown', onKey);
   cleanup.add(() => document.removeEventListener('keydown', onKey));
   on('joined', render);
-  on('local', ({ source }) => renderLocal(source));
+  on('local', ({ source }) => {
+    renderLocal(source);
+    renderPermissions();
+  });
+  on('permissions', renderPermissions);
+  on('peerUpdated', ({ peer }) => peer.id === session.selfId && render());
   render();
   return cleanup.dispose;
 }
