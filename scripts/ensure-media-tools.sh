@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the media tools of recordings and transcription are installed: Debian's ffmpeg (records the
-# SFU's RTP into webm, ffprobe measures it), flite (test speech) and pocketsphinx with its US English
+# SFU's RTP track by track, renders the composite MP4, ffprobe measures them) with the DejaVu font of the
+# composite's name labels, flite (test speech) and pocketsphinx with its US English
 # model (offline speech-to-text), and coturn (the TURN server svc runs itself with SVC_TURN=embedded; when
 # this script installs it, coturn's own system service stays stopped and disabled so it does not take port
 # 3478). Installs the missing ones as root; prints the command to run otherwise.
@@ -13,6 +14,8 @@ command -v flite >/dev/null 2>&1 || missing+=(flite)
 command -v pocketsphinx_continuous >/dev/null 2>&1 || missing+=(pocketsphinx)
 [[ -d /usr/share/pocketsphinx/model/en-us ]] || missing+=(pocketsphinx-en-us)
 command -v turnserver >/dev/null 2>&1 || missing+=(coturn)
+# The composite recording's name labels (ffmpeg drawtext; service/src/recordings/composite/render.ts).
+[[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || missing+=(fonts-dejavu-core)
 
 if [[ ${#missing[@]} == 0 ]]; then
   exit 0

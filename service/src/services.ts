@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { recordingsDir } from './recordings/recordings-dir';
 import type { Config } from './config';
 import { transactionOf, type Db } from './db/connection';
 import { DashboardRepo, SignInFailuresRepo } from './dashboard/dashboard.repo';
@@ -52,6 +52,7 @@ import { SummariesService } from './summaries/summaries.service';
 import { TranscriptsRepo } from './transcripts/transcripts.repo';
 import { TranscriptsService } from './transcripts/transcripts.service';
 import { TranscribeJob, TranscriptionTrigger } from './transcripts/transcribe.job';
+import { RenderCompositeJob } from './recordings/composite/composite.job';
 import { TranscriptionService } from './transcripts/transcription.service';
 import type { SpeechToText } from './transcripts/speech-to-text';
 import { OpenAiSpeechToText } from './transcripts/openai-stt';
@@ -73,6 +74,8 @@ import { WebhookTarget } from './webhooks/webhook.target';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { RegistrationsRepo } from './webinars/webinar-registrations.repo';
 import { RegistrationsService } from './webinars/webinar-registrations.service';
+
+export { recordingsDir };
 
 /** Every repo and service of the domain, wired to one database and clock. */
 export interface Services {
@@ -113,11 +116,6 @@ export interface Services {
   dashboard: DashboardService;
   /** Teammates: invitations, roles, removal. */
   team: TeamService;
-}
-
-/** Where recording files live under the data directory. */
-export function recordingsDir(dataDir: string): string {
-  return path.join(dataDir, 'recordings');
 }
 
 /** Builds the domain layer on a migrated database. */
@@ -211,6 +209,7 @@ export function createServices(
     recordingsDir: recordingsDir(config.dataDir),
     tokens,
     downloadUrlTtlMs: config.recordingUrlTtlSeconds * 1000,
+    jobs,
     logger,
   });
   const polls = new PollsService({ repo: new PollsRepo(db), meetings, transaction, ids, clock });
@@ -362,13 +361,14 @@ export function createDeliveryWorker(
   return worker;
 }
 
-/** The handlers of the media jobs: `transcribe` (pocketsphinx, or the configured endpoint) and `summarize` (extractive, or the configured LLM). */
+/** The handlers of the media jobs: `transcribe` (pocketsphinx, or the configured endpoint), `summarize` (extractive, or the configured LLM) and `render_composite` (the recording's MP4). */
 export function mediaJobHandlers(services: Services, config: Pick<Config, 'transcription' | 'llm'>, logger: Logger): JobHandler[] {
   const { stt, pocketsphinxModelDir } = config.transcription;
   const engine: SpeechToText = stt ? new OpenAiSpeechToText(stt) : new PocketsphinxSpeechToText(pocketsphinxModelDir);
   const { recordings, transcripts, jobs, transaction, meetings, participants, summaries } = services;
   return [
     new TranscribeJob({ recordings, transcripts, jobs, transaction, engine, logger }),
+    new RenderCompositeJob({ recordings, logger }),
     new SummarizeJob({
       meetings,
       participants,

@@ -21,6 +21,15 @@ import { MIGRATIONS_DIR, migrate, migrationFiles } from './migrate';
 // the previous release's data.
 const PREVIOUS_RELEASE_LAST_MIGRATION = '0015_recording_failure_reason.sql';
 
+/**
+ * Tables a newer migration rebuilt (a CHECK cannot be altered): going back, each is made again from the old text with
+ * its rows, these columns' values written as the previous release knew them.
+ */
+const REBUILT_TABLES: Record<string, Record<string, string>> = {
+  // 0023: recordings gained the kinds composite and tracks; the previous release had video.
+  recordings: { kind: "CASE kind WHEN 'audio' THEN 'audio' ELSE 'video' END" },
+};
+
 /** Every table, index, trigger and view of a database with its SQL. */
 function schemaOf(db: Db): Map<string, string> {
   const rows = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name`).all() as {
@@ -54,6 +63,20 @@ function backToPreviousRelease(db: Db, previous: Map<string, string>): void {
     scratch.exec(sql);
     const kept = new Set(columnsOf(scratch));
     scratch.close();
+    const rebuilt = REBUILT_TABLES[table];
+    if (rebuilt) {
+      const columns = columnsOf(db).filter((c) => kept.has(c));
+      const values = columns.map((c) => (rebuilt[c] ? `${rebuilt[c]} AS "${c}"` : `"${c}"`)).join(', ');
+      const names = columns.map((c) => `"${c}"`).join(', ');
+      db.exec(`CREATE TEMP TABLE previous_rows AS SELECT ${values} FROM "${table}"`);
+      db.exec(`DROP TABLE "${table}"`);
+      db.exec(sql);
+      db.exec(`INSERT INTO "${table}" (${names}) SELECT ${names} FROM previous_rows`);
+      db.exec('DROP TABLE temp.previous_rows');
+      for (const [other, otherSql] of previous)
+        if (other.startsWith('index ') && !schemaOf(db).has(other) && otherSql.includes(`ON ${table} `)) db.exec(otherSql);
+      continue;
+    }
     if (sql.startsWith('CREATE VIRTUAL TABLE')) {
       // A virtual table (full-text search) cannot drop a column: it is made again from the old text with its rows.
       const columns = columnsOf(db)

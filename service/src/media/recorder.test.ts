@@ -33,14 +33,14 @@ afterAll(() => t.close());
 const roomOf = (meetingId: string): Room => t.services.rooms.liveRooms().find((r) => r.meeting.id === meetingId)!;
 
 /** Has `peer` send real media (ffmpeg) over a plain transport; resolves once the producer exists. */
-async function send(room: Room, peer: Peer, kind: 'audio' | 'video', ssrc: number): Promise<void> {
+async function send(room: Room, peer: Peer, kind: 'audio' | 'video', ssrc: number, source?: 'screen'): Promise<void> {
   const transport = await room.media.createPlainTransport(peer.id, 'send', '127.0.0.1');
   const base = kind === 'audio' ? OPUS_RTP : VP8_RTP;
   await room.produce(peer, {
     transportId: transport.id,
     kind,
     rtpParameters: { ...base, encodings: [{ ssrc }] },
-    source: kind === 'audio' ? 'microphone' : 'camera',
+    source: source ?? (kind === 'audio' ? 'microphone' : 'camera'),
     paused: false,
   });
   senders.push(startRtpSender(kind, transport.local.port, { ssrc, frequency: 300 + (ssrc % 500) }));
@@ -57,6 +57,11 @@ async function until<T>(check: () => T | undefined | false | Promise<T | undefin
 }
 
 const fileSize = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+/** Bytes written so far into a recording's track files (they are merged into one file when it stops). */
+const trackBytes = (recordingId: string): number => {
+  const dir = `${t.services.recordings.pathFor(recordingId, 'mkv')}.tracks`;
+  return fs.existsSync(dir) ? fs.readdirSync(dir).reduce((sum, f) => sum + fileSize(`${dir}/${f}`), 0) : 0;
+};
 
 function probe(file: string): { duration: number; streams: string[] } {
   const out = spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], {
@@ -83,7 +88,7 @@ const readyEvents = async (recordingId: string) =>
   ).filter((e) => e.type === 'recording.ready' && e.data.recording.id === recordingId).length;
 
 describe('recording a room', () => {
-  it('is started and stopped by a host over signalling, shown to everyone, and ends as a ready webm with audio and video', async () => {
+  it('is started and stopped by a host over signalling, shown to everyone, records every track (late ones too) and renders a composite MP4', async () => {
     const m = seedMeeting(t);
     const { client: host, state } = await joinRoom(await hostRoomCredential(t, key, m));
     const { client: guest } = await joinRoom(await roomCredential(t, m.code, { name: 'Guest' }));
@@ -103,34 +108,56 @@ describe('recording a room', () => {
     expect(room.recording).toBe(true);
     expect((await recordingsOf(m.id))[0]).toMatchObject({ id: recordingId, status: 'processing' });
 
-    // A second microphone that starts during the recording gets its own track.
+    // A second microphone, a camera and a screen share that start during the recording get their own tracks.
     const { state: secondState } = await joinRoom(await roomCredential(t, m.code, { name: 'Late' }));
-    await until(() => fileSize(t.services.recordings.pathFor(recordingId, 'webm')) > 0, 'ffmpeg writing the file');
+    await until(() => trackBytes(recordingId) > 0, 'ffmpeg writing the track files');
     await send(room, room.peer(secondState.self.id), 'audio', 1_002);
+    await send(room, room.peer(secondState.self.id), 'video', 2_002, 'screen');
     await until(() => Date.now() - started > 7_000, 'seven seconds of recording');
 
     expect(await host.ok('stopRecording', {})).toEqual({ recordingId, status: 'ready' });
     const elapsed = (Date.now() - started) / 1000;
     expect(await guest.next('recording', 1)).toEqual({ active: false });
     const [listed] = await recordingsOf(m.id);
-    expect(listed).toMatchObject({ id: recordingId, kind: 'video', status: 'ready' });
+    expect(listed).toMatchObject({ kind: 'composite', status: 'processing', source_recording_id: recordingId });
+    const tracksRecording = (await recordingsOf(m.id)).find((r) => r.id === recordingId)!;
+    expect(tracksRecording).toMatchObject({ kind: 'tracks', status: 'ready' });
+    const listedTracks = tracksRecording.duration_seconds;
     // ffmpeg starts within a second or two of the request; the file lasts from its first packet.
-    expect(listed!.duration_seconds).toBeGreaterThanOrEqual(Math.floor(elapsed - 3));
-    expect(listed!.duration_seconds).toBeLessThanOrEqual(Math.ceil(elapsed));
-    const file = t.services.recordings.pathFor(recordingId, 'webm');
-    const { streams } = probe(file);
-    expect(streams.filter((s) => s === 'video')).toHaveLength(1);
-    expect(streams.filter((s) => s === 'audio').length).toBeGreaterThanOrEqual(2);
+    expect(listedTracks).toBeGreaterThanOrEqual(Math.floor(elapsed - 3));
+    expect(listedTracks).toBeLessThanOrEqual(Math.ceil(elapsed));
+    const file = t.services.recordings.pathFor(recordingId, 'mkv');
+    const { streams, duration } = probe(file);
+    // Both microphones, the camera and the late screen share: one track each.
+    expect(streams).toEqual(['audio', 'audio', 'video', 'video']);
     expect(spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:a:1', '-f', 'null', '-'], { encoding: 'utf8' }).status).toBe(0);
-    expect(await readyEvents(recordingId)).toBe(1);
-    // The recording keeps whose microphone each audio track is, in the file's order (spare tracks: nobody), for transcripts.
+    expect(await readyEvents(recordingId)).toBe(0);
+    // The recording keeps whose each track is, its source and its offset; transcripts read the owners of the audio tracks.
     const ownerOf = (peer: Peer) => ({ participant_id: peer.participantId, name: peer.name });
     const owners = t.services.recordings.readyFile(recordingId).audioTrackOwners!;
-    expect(owners).toHaveLength(streams.filter((s) => s === 'audio').length);
-    expect(owners.slice(0, 2)).toEqual([ownerOf(room.peer(state.self.id)), ownerOf(room.peer(secondState.self.id))]);
+    expect(owners).toEqual([ownerOf(room.peer(state.self.id)), ownerOf(room.peer(secondState.self.id))]);
     expect(owners[0]!.participant_id).toMatch(/^prt_/);
-    expect(owners[1]!.name).toBe('Late');
-    expect(owners.slice(2).every((owner) => owner === null)).toBe(true);
+    const tracks = (tracksRecording as unknown as { tracks: { kind: string; source: string; name: string; offset_seconds: number }[] })
+      .tracks;
+    expect(tracks.map((tr) => `${tr.kind}:${tr.source}:${tr.name}`)).toEqual([
+      'audio:microphone:Host',
+      'audio:microphone:Late',
+      'video:camera:Host',
+      'video:screen:Late',
+    ]);
+    expect(tracks[0]!.offset_seconds).toBeLessThan(1);
+    expect(tracks[3]!.offset_seconds).toBeGreaterThan(tracks[2]!.offset_seconds + 0.5);
+
+    // The render job makes the composite: one H.264 and one AAC stream, as long as the tracks; then recording.ready.
+    expect(await t.jobWorker().runOnce()).toBe(1);
+    const composite = (await recordingsOf(m.id)).find((r) => r.id === listed!.id)!;
+    expect(composite).toMatchObject({ status: 'ready', content_type: 'video/mp4' });
+    const mp4 = probe(t.services.recordings.pathFor(composite.id, 'mp4'));
+    expect(mp4.streams.sort()).toEqual(['audio', 'video']);
+    expect(Math.abs(mp4.duration - duration)).toBeLessThanOrEqual(1);
+    expect(await readyEvents(composite.id)).toBe(1);
+    // Transcription of the composite reads its tracks, one speaker per track.
+    expect(t.services.recordings.readyFile(composite.id).path).toBe(file);
     expect((await host.call('stopRecording', {})).ok).toBe(false);
     host.close();
     guest.close();
@@ -144,13 +171,12 @@ describe('recording a room', () => {
     await send(room, room.peer(state.self.id), 'audio', 1_003);
     const [processing] = await recordingsOf(m.id);
     expect(processing).toMatchObject({ status: 'processing' });
-    await until(() => fileSize(t.services.recordings.pathFor(processing!.id, 'webm')) > 0, 'ffmpeg writing the file');
+    await until(() => trackBytes(processing!.id) > 0, 'ffmpeg writing the track file');
     const writing = Date.now();
     await until(() => Date.now() - writing > 3_000, 'three seconds of audio');
     await host.ok('endMeeting', {});
-    await until(async () => (await recordingsOf(m.id))[0]!.status === 'ready', 'the finished recording');
-    expect(await readyEvents(processing!.id)).toBe(1);
-    const { streams, duration } = probe(t.services.recordings.pathFor(processing!.id, 'webm'));
+    await until(async () => (await recordingsOf(m.id)).find((r) => r.id === processing!.id)!.status === 'ready', 'the finished recording');
+    const { streams, duration } = probe(t.services.recordings.pathFor(processing!.id, 'mkv'));
     expect(streams).toContain('audio');
     expect(streams).not.toContain('video');
     expect(duration).toBeGreaterThan(2.5);
@@ -169,7 +195,7 @@ describe('recording a room', () => {
       download_url: null,
     });
 
-    const leftover = t.services.recordings.start(m.id, 'video');
+    const leftover = t.services.recordings.start(m.id, 'tracks');
     expect(t.services.recordings.failLeftovers()).toContain(leftover.id);
     expect((await recordingsOf(m.id)).find((r) => r.id === leftover.id)).toMatchObject({
       status: 'failed',

@@ -9,6 +9,12 @@ const settings: JsonSchema = {
   properties: {
     waiting_room: { type: 'boolean', description: 'Guests wait until a host admits them.' },
     transcription_auto: { type: 'boolean', description: 'Record and transcribe automatically when the meeting starts.' },
+    recording_layout: {
+      type: 'string',
+      enum: ['active_speaker', 'grid'],
+      description:
+        "The recording's composite MP4: the active speaker on stage (default), or every participant in a grid; a screen share is on stage while shared in both.",
+    },
     join_before_start_minutes: {
       type: 'integer',
       minimum: 0,
@@ -65,7 +71,12 @@ export interface CreateMeetingInput {
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string;
-  settings?: { waiting_room?: boolean; transcription_auto?: boolean; join_before_start_minutes?: number };
+  settings?: {
+    waiting_room?: boolean;
+    transcription_auto?: boolean;
+    join_before_start_minutes?: number;
+    recording_layout?: 'active_speaker' | 'grid';
+  };
   kind?: 'meeting' | 'webinar';
   slug?: string;
   organization_id?: string;
@@ -96,7 +107,12 @@ export interface UpdateMeetingInput {
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string | null;
-  settings?: { waiting_room?: boolean; transcription_auto?: boolean; join_before_start_minutes?: number };
+  settings?: {
+    waiting_room?: boolean;
+    transcription_auto?: boolean;
+    join_before_start_minutes?: number;
+    recording_layout?: 'active_speaker' | 'grid';
+  };
   status?: 'ended';
 }
 
@@ -139,11 +155,12 @@ export const meetingSchema: JsonSchema = {
     },
     settings: {
       type: 'object',
-      required: ['waiting_room', 'transcription_auto', 'join_before_start_minutes'],
+      required: ['waiting_room', 'transcription_auto', 'join_before_start_minutes', 'recording_layout'],
       properties: {
         waiting_room: { type: 'boolean' },
         transcription_auto: { type: 'boolean' },
         join_before_start_minutes: { type: 'integer', description: 'Guests may join this many minutes before scheduled_at.' },
+        recording_layout: { type: 'string', enum: ['active_speaker', 'grid'] },
       },
     },
     status: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] },

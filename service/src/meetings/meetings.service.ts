@@ -18,7 +18,7 @@ export interface Meeting {
   scheduled_at: string;
   duration_minutes: number;
   time_zone: string | null;
-  settings: { waiting_room: boolean; transcription_auto: boolean; join_before_start_minutes: number };
+  settings: { waiting_room: boolean; transcription_auto: boolean; join_before_start_minutes: number; recording_layout: 'active_speaker' | 'grid' };
   status: MeetingStatus;
   join_url: string;
   organization_id: string;
@@ -90,6 +90,7 @@ export class MeetingsService {
       time_zone: input.time_zone === undefined ? null : canonicalTimeZone(input.time_zone),
       waiting_room: input.settings?.waiting_room ? 1 : 0,
       transcription_auto: input.settings?.transcription_auto ? 1 : 0,
+      recording_layout: input.settings?.recording_layout ?? 'active_speaker',
       join_before_start_minutes: input.settings?.join_before_start_minutes ?? JOIN_BEFORE_START.defaultMinutes,
       status: 'scheduled',
       created_at: isoAt(now),
@@ -169,6 +170,7 @@ export class MeetingsService {
     if (input.settings?.transcription_auto !== undefined) {
       changes.transcription_auto = input.settings.transcription_auto ? 1 : 0;
     }
+    if (input.settings?.recording_layout !== undefined) changes.recording_layout = input.settings.recording_layout;
     if (input.settings?.join_before_start_minutes !== undefined) {
       changes.join_before_start_minutes = input.settings.join_before_start_minutes;
     }
@@ -267,6 +269,7 @@ export class MeetingsService {
         waiting_room: row.waiting_room === 1,
         transcription_auto: row.transcription_auto === 1,
         join_before_start_minutes: row.join_before_start_minutes,
+        recording_layout: row.recording_layout,
       },
       status: row.status,
       join_url: `${this.baseUrl}/m/${row.code}`,

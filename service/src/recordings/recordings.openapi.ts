@@ -16,6 +16,8 @@ import {
 const WEBM_FILE = {
   headers: rateLimitHeaderRefs,
   content: {
+    'video/mp4': { schema: { type: 'string', contentMediaType: 'video/mp4' } },
+    'video/x-matroska': { schema: { type: 'string', contentMediaType: 'video/x-matroska' } },
     'video/webm': { schema: { type: 'string', contentMediaType: 'video/webm' } },
     'audio/webm': { schema: { type: 'string', contentMediaType: 'audio/webm' } },
   },
@@ -79,7 +81,12 @@ export const recordingsOpenApi: OpenApiFragment = {
       properties: {
         id: { type: 'string' },
         meeting_id: { type: 'string' },
-        kind: { type: 'string', enum: ['video', 'audio'] },
+        kind: {
+          type: 'string',
+          enum: ['composite', 'tracks', 'audio'],
+          description:
+            "A meeting recorded in the room gives two recordings. `composite`: one MP4 (H.264 + AAC) anyone can play, every microphone mixed, the active speaker or a grid (the meeting's `settings.recording_layout`), the screen share on stage while shared, names on the tiles; rendered after the meeting, `recording.ready` fires for it. `tracks`: the per-track source it is rendered from (Matroska: each microphone, camera and screen share on its own track, aligned), for transcription (one speaker per track) and editing; ready first, without an event. Recordings made before this split are `tracks`.",
+        },
         status: { type: 'string', enum: ['processing', 'ready', 'failed'] },
         duration_seconds: { type: ['integer', 'null'] },
         size_bytes: { type: ['integer', 'null'] },
@@ -92,6 +99,24 @@ export const recordingsOpenApi: OpenApiFragment = {
         created_at: { type: 'string', format: 'date-time' },
         ready_at: { type: ['string', 'null'], format: 'date-time' },
         failure_reason: { type: ['string', 'null'], description: 'Why the recording failed (status failed); null otherwise.' },
+        source_recording_id: { type: ['string', 'null'], description: "A composite's `tracks` recording; null for other kinds." },
+        tracks: {
+          type: ['array', 'null'],
+          description:
+            "A `tracks` recording's tracks in the file's order (audio first): whose, which source, when each starts and ends (seconds into the file); null for other kinds.",
+          items: {
+            type: 'object',
+            required: ['kind', 'source', 'participant_id', 'name', 'offset_seconds', 'end_seconds'],
+            properties: {
+              kind: { type: 'string', enum: ['audio', 'video'] },
+              source: { type: 'string', description: 'microphone, camera or screen.' },
+              participant_id: { type: ['string', 'null'] },
+              name: { type: ['string', 'null'] },
+              offset_seconds: { type: 'number' },
+              end_seconds: { type: 'number' },
+            },
+          },
+        },
       },
     },
   },

@@ -4,7 +4,8 @@ import type { Db } from '../db/connection';
 export interface RecordingRow {
   id: string;
   meeting_id: string;
-  kind: 'video' | 'audio';
+  /** composite: the MP4 anyone can play; tracks: the per-track file it is rendered from; audio: an uploaded-era file. */
+  kind: 'composite' | 'tracks' | 'audio';
   status: 'processing' | 'ready' | 'failed';
   duration_seconds: number | null;
   file_name: string | null;
@@ -16,6 +17,10 @@ export interface RecordingRow {
   failure_reason: string | null;
   /** JSON: whose microphone each audio track carries (`TrackOwner | null` each, in file order); null when unknown. */
   audio_track_owners: string | null;
+  /** A composite's tracks recording; null for other kinds. */
+  source_recording_id: string | null;
+  /** JSON: a tracks recording's tracks (`RecordedTrack[]`); null otherwise. */
+  tracks: string | null;
 }
 
 /** SQL access to the recordings table. */
@@ -28,16 +33,16 @@ export class RecordingsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
-      file_name, content_type, size_bytes, created_at, ready_at, failure_reason, audio_track_owners)
+      file_name, content_type, size_bytes, created_at, ready_at, failure_reason, audio_track_owners, source_recording_id, tracks)
       VALUES (@id, @meeting_id, @kind, @status, @duration_seconds, @file_name, @content_type, @size_bytes,
-      @created_at, @ready_at, @failure_reason, @audio_track_owners)`);
+      @created_at, @ready_at, @failure_reason, @audio_track_owners, @source_recording_id, @tracks)`);
     this.listStmt = db.prepare<[string, string, number], RecordingRow>(
       'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );
     this.byId = db.prepare<[string], RecordingRow>('SELECT * FROM recordings WHERE id = ?');
     this.updateStmt = db.prepare(`UPDATE recordings SET status = @status, duration_seconds = @duration_seconds,
       file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at,
-      failure_reason = @failure_reason, audio_track_owners = @audio_track_owners WHERE id = @id`);
+      failure_reason = @failure_reason, audio_track_owners = @audio_track_owners, tracks = @tracks WHERE id = @id`);
     this.processingStmt = db.prepare<[], RecordingRow>("SELECT * FROM recordings WHERE status = 'processing' ORDER BY id");
   }
 

@@ -8,6 +8,7 @@ import { isoAt, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/ids';
 import type { SignedTokens } from '../shared/signed-tokens';
 import type { Logger } from '../shared/logger';
+import type { JobQueue } from '../jobs/job.worker';
 import type { Transaction } from '../shared/transaction';
 import type { RecordingRow, RecordingsRepo } from './recordings.repo';
 
@@ -25,6 +26,26 @@ export interface Recording {
   ready_at: string | null;
   /** Why a failed recording failed (null unless `status` is failed). */
   failure_reason: string | null;
+  /** A composite's tracks recording (the per-track file it was rendered from); null for other kinds. */
+  source_recording_id: string | null;
+  /** A tracks recording's tracks, in the file's order: whose, which source, when each starts and ends; null otherwise. */
+  tracks: RecordingTrack[] | null;
+}
+
+/** One track of a tracks recording, as the API shows it. */
+export interface RecordingTrack {
+  kind: 'audio' | 'video';
+  source: string;
+  participant_id: string | null;
+  name: string | null;
+  offset_seconds: number;
+  end_seconds: number;
+}
+
+/** The payload of a render_composite job. */
+export interface RenderCompositeJobPayload {
+  recording_id: string;
+  layout: string;
 }
 
 /** Longest failure reason kept: a program's error output can be long. */
@@ -43,6 +64,20 @@ export interface TrackOwner {
   name: string;
 }
 
+/** One track of a recording's per-track file. */
+export interface RecordedTrack {
+  kind: 'audio' | 'video';
+  /** microphone, camera, screen (or screen audio), as the room named the producer. */
+  source: string;
+  owner: TrackOwner | null;
+  /** Seconds from the file's start to the track's first packet. */
+  offset_seconds: number;
+  /** Seconds from the file's start to when the track ended (its producer closed, or the recording stopped). */
+  end_seconds: number;
+  /** Its index among the file's streams of its kind (ffmpeg's `0:a:N` / `0:v:N`). */
+  stream: number;
+}
+
 /** What the media pipeline knows once a recording's file is complete. */
 export interface FinishedFile {
   fileName: string;
@@ -51,6 +86,8 @@ export interface FinishedFile {
   durationSeconds: number;
   /** Whose microphone each audio track carries, in the file's audio track order (null: nobody's); absent when unknown. */
   audioTrackOwners?: (TrackOwner | null)[];
+  /** Every track of a per-track file (audio first), with owner, source and start; absent for other files. */
+  tracks?: RecordedTrack[];
 }
 
 /** What RecordingsService works with. */
@@ -65,6 +102,8 @@ export interface RecordingsServiceDeps {
   recordingsDir: string;
   tokens: SignedTokens;
   downloadUrlTtlMs: number;
+  /** Queues the composite's render when a tracks recording is finished. */
+  jobs?: JobQueue;
   logger?: Logger;
 }
 
@@ -81,6 +120,7 @@ export class RecordingsService {
   private readonly tokens: SignedTokens;
   private readonly downloadUrlTtlMs: number;
   private readonly logger?: Logger;
+  private readonly jobs?: JobQueue;
 
   constructor(deps: RecordingsServiceDeps) {
     this.repo = deps.repo;
@@ -94,6 +134,7 @@ export class RecordingsService {
     this.tokens = deps.tokens;
     this.downloadUrlTtlMs = deps.downloadUrlTtlMs;
     this.logger = deps.logger;
+    this.jobs = deps.jobs;
   }
 
   /** One page of the recordings of a meeting the principal can read, newest first. */
@@ -125,7 +166,7 @@ export class RecordingsService {
   }
 
   /** Records that a recording of `meetingId` began (status processing). */
-  start(meetingId: string, kind: RecordingRow['kind']): RecordingRow {
+  start(meetingId: string, kind: RecordingRow['kind'], sourceRecordingId: string | null = null): RecordingRow {
     const row: RecordingRow = {
       id: this.ids.next('rec'),
       meeting_id: this.meetings.findAnywhere(meetingId).id,
@@ -139,13 +180,15 @@ export class RecordingsService {
       ready_at: null,
       failure_reason: null,
       audio_track_owners: null,
+      source_recording_id: sourceRecordingId,
+      tracks: null,
     };
     this.repo.insert(row);
     return row;
   }
 
   /** Marks a processing recording ready with its file, and emits recording.ready in the same transaction. */
-  markReady(recordingId: string, file: FinishedFile): Recording {
+  markReady(recordingId: string, file: FinishedFile, opts: { emit?: boolean } = {}): Recording {
     return this.transaction(() => {
       const row = this.repo.findById(recordingId);
       if (!row) throw AppError.notFound(`Recording ${recordingId}`);
@@ -159,10 +202,12 @@ export class RecordingsService {
         duration_seconds: file.durationSeconds,
         ready_at: isoAt(this.clock.now()),
         audio_track_owners: file.audioTrackOwners ? JSON.stringify(file.audioTrackOwners) : null,
+        tracks: file.tracks ? JSON.stringify(file.tracks) : null,
       };
       this.repo.update(ready);
       const meeting = this.meetings.findAnywhere(row.meeting_id);
       const recording = this.view(ready);
+      if (opts.emit === false) return recording;
       this.events.emit(meeting.organization_id, 'recording.ready', {
         meeting: meetingRef(this.meetings.view(meeting)),
         recording,
@@ -185,7 +230,8 @@ export class RecordingsService {
    * it is marked failed (its partial file, if any, stays in the recordings directory). Returns their ids.
    */
   failLeftovers(): string[] {
-    const leftovers = this.repo.processing();
+    // A composite still processing is its render job's: the job runs again after a restart.
+    const leftovers = this.repo.processing().filter((row) => row.kind !== 'composite');
     for (const row of leftovers) this.markFailed(row.id, 'the service stopped while it was recording');
     return leftovers.map((row) => row.id);
   }
@@ -205,7 +251,9 @@ export class RecordingsService {
    * track carries (null when the recording does not say); not_found otherwise.
    */
   readyFile(recordingId: string): RecordingFile & { meetingId: string; audioTrackOwners: (TrackOwner | null)[] | null } {
-    const row = this.repo.findById(recordingId);
+    const asked = this.repo.findById(recordingId);
+    // A composite mixes every voice into one track: its transcript is made from its tracks recording, one speaker per track.
+    const row = asked?.kind === 'composite' && asked.source_recording_id ? this.repo.findById(asked.source_recording_id) : asked;
     if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
     const audioTrackOwners = row.audio_track_owners === null ? null : (JSON.parse(row.audio_track_owners) as (TrackOwner | null)[]);
     return { ...this.fileOf(row), meetingId: row.meeting_id, audioTrackOwners };
@@ -231,6 +279,54 @@ export class RecordingsService {
       created_at: row.created_at,
       ready_at: row.ready_at,
       failure_reason: row.failure_reason,
+      source_recording_id: row.source_recording_id,
+      tracks:
+        row.tracks === null
+          ? null
+          : (JSON.parse(row.tracks) as RecordedTrack[]).map((t) => ({
+              kind: t.kind,
+              source: t.source,
+              participant_id: t.owner?.participant_id ?? null,
+              name: t.owner?.name ?? null,
+              offset_seconds: t.offset_seconds,
+              end_seconds: t.end_seconds,
+            })),
+    };
+  }
+
+  /**
+   * Marks a room's per-track file ready (no event: recording.ready is the composite's) and, in the same transaction,
+   * starts its composite (processing) and queues the render_composite job in the meeting's layout. Returns both.
+   */
+  finishTracks(tracksRecordingId: string, file: FinishedFile): { tracks: Recording; composite: Recording } {
+    return this.transaction(() => {
+      const tracks = this.markReady(tracksRecordingId, file, { emit: false });
+      if (!this.jobs) throw new AppError('internal_error', 'No job queue to render the composite');
+      const composite = this.start(tracks.meeting_id, 'composite', tracksRecordingId);
+      const layout = this.meetings.findAnywhere(tracks.meeting_id).recording_layout;
+      this.jobs.enqueue('render_composite', { recording_id: composite.id, layout } satisfies RenderCompositeJobPayload);
+      return { tracks, composite: this.view(composite) };
+    });
+  }
+
+  /** What a composite's render needs: its tracks recording's file and tracks, and where the MP4 goes; not_found otherwise. */
+  compositeSource(compositeId: string): {
+    meetingId: string;
+    status: RecordingRow['status'];
+    tracksFile: string;
+    tracks: RecordedTrack[];
+    outFile: string;
+  } {
+    const row = this.repo.findById(compositeId);
+    const source = row?.source_recording_id ? this.repo.findById(row.source_recording_id) : undefined;
+    if (!row || row.kind !== 'composite' || !source?.file_name || source.status !== 'ready')
+      throw AppError.notFound(`Recording ${compositeId}`);
+    return {
+      meetingId: row.meeting_id,
+      status: row.status,
+      tracksFile: this.fileOf(source).path,
+      tracks: JSON.parse(source.tracks ?? '[]') as RecordedTrack[],
+      outFile: this.pathFor(compositeId, 'mp4'),
     };
   }
 }

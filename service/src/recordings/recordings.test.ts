@@ -23,7 +23,7 @@ describe('recordings API', () => {
       {
         id: ready.id,
         meeting_id: m.id,
-        kind: 'video',
+        kind: 'composite',
         status: 'ready',
         duration_seconds: 125,
         size_bytes: 15,
@@ -34,6 +34,8 @@ describe('recordings API', () => {
         created_at: ready.created_at,
         ready_at: ready.ready_at,
         failure_reason: null,
+        source_recording_id: null,
+        tracks: null,
       },
     ]);
     const file = await get(`/recordings/${ready.id}/download`);

@@ -1,7 +1,7 @@
-import type { TrackOwner } from '../recordings/recordings.service';
+import type { RecordedTrack, TrackOwner } from '../recordings/recordings.service';
 import type { ConsumerOptions, MediaSource, TransportOptions } from './room.protocol';
 
-export type { TrackOwner };
+export type { RecordedTrack, TrackOwner };
 
 /** What the media server tells a room about the media of its peers. */
 export interface RoomMediaEvents {
@@ -60,7 +60,7 @@ export interface RoomMedia {
   setConsumerPaused(peerId: string, consumerId: string, paused: boolean): Promise<void>;
   setConsumerLayers(peerId: string, consumerId: string, spatialLayer: number, temporalLayer?: number): Promise<void>;
   /**
-   * Starts recording the room's media into a webm file at `filePath` (media/recorder.ts says which tracks);
+   * Starts recording the room's media, every track, into a Matroska file at `filePath` (media/recorder.ts says how);
    * conflict when recording is unavailable (no ffmpeg). Producers created later join it as they come.
    */
   record(filePath: string): MediaRecording;
@@ -85,6 +85,8 @@ export interface RecordedMedia {
   videoTracks: number;
   /** Whose microphone each audio track of the file carries, in the file's audio track order (null: a spare track nobody used). */
   audioTrackOwners: (TrackOwner | null)[];
+  /** Every track of the file: audio first, then video, each with its owner, source and start in the file. */
+  tracks: RecordedTrack[];
 }
 
 /** A recording of a room's media in progress. */

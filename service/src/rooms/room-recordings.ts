@@ -13,8 +13,8 @@ interface ActiveRecording {
 /**
  * The recordings of live rooms: at most one per room, started and stopped by hosts (or automatically),
  * finished when the room closes or the service stops. Starting creates the recording row (processing)
- * and tells everyone in the room; finishing measures the file and marks it ready (recording.ready) or
- * failed with the reason in the log.
+ * and tells everyone in the room; finishing measures the per-track file and marks it ready (its composite is then
+ * rendered by the render_composite job, which emits recording.ready) or failed with the reason in the log.
  */
 export class RoomRecordings {
   private readonly active = new Map<string, ActiveRecording>();
@@ -29,10 +29,10 @@ export class RoomRecordings {
   start(room: Room): { recordingId: string } {
     if (this.active.has(room.meeting.id)) throw AppError.conflict('This meeting is already being recorded');
     if (room.closed) throw AppError.conflict('The room has closed');
-    const row = this.recordings.start(room.meeting.id, 'video');
+    const row = this.recordings.start(room.meeting.id, 'tracks');
     let media: MediaRecording;
     try {
-      media = room.media.record(this.recordings.pathFor(row.id, 'webm'));
+      media = room.media.record(this.recordings.pathFor(row.id, 'mkv'));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.recordings.markFailed(row.id, reason);
@@ -51,7 +51,10 @@ export class RoomRecordings {
     return { recordingId: row.id };
   }
 
-  /** Stops the room's recording and finishes its file: ready (recording.ready) or failed, whose reason is the error. */
+  /**
+   * Stops the room's recording and finishes its per-track file: the tracks recording is ready and its composite is
+   * queued for rendering (recording.ready fires once the composite is verified), or failed, whose reason is the error.
+   */
   stop(meetingId: string): Promise<Recording> {
     const active = this.active.get(meetingId);
     if (!active) return Promise.reject(AppError.conflict('This meeting is not being recorded'));
@@ -59,9 +62,15 @@ export class RoomRecordings {
     if (!active.room.closed) active.room.setRecording(false);
     const finished = active.media.stop().then(
       (file) => {
-        const recording = this.recordings.markReady(active.recordingId, { ...file, fileName: `${active.recordingId}.webm` });
-        this.logger.info('recording ready', { meeting_id: meetingId, recording_id: active.recordingId, ...file });
-        return recording;
+        const { tracks, composite } = this.recordings.finishTracks(active.recordingId, { ...file, fileName: `${active.recordingId}.mkv` });
+        const measured = { size_bytes: file.sizeBytes, duration_seconds: file.durationSeconds, tracks: file.tracks.length };
+        this.logger.info('recording ready', {
+          meeting_id: meetingId,
+          recording_id: active.recordingId,
+          composite_id: composite.id,
+          ...measured,
+        });
+        return tracks;
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);

@@ -64,6 +64,24 @@ export class FakeMediaRecording implements MediaRecording {
       audioTracks: this.owners.length,
       videoTracks: this.videoTracks,
       audioTrackOwners: [...this.owners],
+      tracks: [
+        ...this.owners.map((owner, stream) => ({
+          kind: 'audio' as const,
+          source: 'microphone',
+          owner,
+          offset_seconds: 0,
+          end_seconds: 1,
+          stream,
+        })),
+        ...Array.from({ length: this.videoTracks }, (_, stream) => ({
+          kind: 'video' as const,
+          source: 'camera',
+          owner: null,
+          offset_seconds: 0,
+          end_seconds: 1,
+          stream,
+        })),
+      ],
     };
   }
 

@@ -15,3 +15,4 @@ export * from './room-client';
 export * from './mcp-client';
 export * from './rtp-sender';
 export * from './speech';
+export * from './composite-meeting';
