@@ -43,7 +43,12 @@ describe('meetings API', () => {
     expect(res.status).toBe(201);
     expect(res.body.scheduled_at).toBe(new Date(t.clock.now()).toISOString());
     expect(res.body.duration_minutes).toBe(60);
-    expect(res.body.settings).toEqual({ waiting_room: false, transcription_auto: false, join_before_start_minutes: 10, recording_layout: 'active_speaker' });
+    expect(res.body.settings).toEqual({
+      waiting_room: false,
+      transcription_auto: false,
+      join_before_start_minutes: 10,
+      recording_layout: 'active_speaker',
+    });
   });
 
   it('gives every meeting a unique code', async () => {
