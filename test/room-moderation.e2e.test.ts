@@ -128,7 +128,7 @@ describe('hands, reactions and moderation in Chromium through the real SFU', () 
     await bob.page.getByTestId('raise-hand').click();
     await eventually(async () => expect(await host.page.getByTestId('hand-count').textContent()).toBe('1'));
     await ann.page.getByTestId('raise-hand').click();
-    expect(await ann.page.getByTestId('raise-hand').getAttribute('aria-pressed')).toBe('true');
+    await eventually(async () => expect(await ann.page.getByTestId('raise-hand').getAttribute('aria-pressed')).toBe('true'));
     await host.page.getByTestId('open-people').click();
     await eventually(async () =>
       expect(await peopleOrder(host.page)).toEqual([
