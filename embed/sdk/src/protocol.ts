@@ -51,6 +51,8 @@ export interface EmbedEventMap {
   /** How many people are in the room. */
   'participant-count': { count: number };
   recording: { active: boolean; mode: 'started' | 'stopped' };
+  /** A live caption while a host has captions on: what `speaker` (null when unknown) said; `final` once the utterance ended. */
+  caption: { speaker: string | null; participant_id: string | null; text: string; final: boolean; at: string };
   /** The local microphone (`audio`) or camera (`video`) was switched on or off. */
   media: { kind: 'audio' | 'video'; on: boolean };
   /** The room is not available or the embed was refused (from the room, or from the SDK when the room cannot say). */
@@ -130,6 +132,7 @@ export const EMBED_EVENT_TYPES: readonly EmbedEventType[] = [
   'participant-count',
   'recording',
   'media',
+  'caption',
   'error',
   'poll',
   'breakout',

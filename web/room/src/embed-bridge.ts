@@ -54,6 +54,7 @@ export class EmbedBridge {
     events.on('participant-count', (e) => this.post('participant-count', e));
     events.on('recording', ({ active }) => this.post('recording', { active, mode: active ? 'started' : 'stopped' }));
     events.on('media', (e) => this.post('media', e));
+    events.on('caption', (e) => this.post('caption', e));
     events.on('poll', (e) => this.post('poll', e));
     events.on('breakout', (e) => this.post('breakout', e));
     events.on('hand-raised', (e) => this.post('hand-raised', e));

@@ -42,6 +42,7 @@ function bridgeEvents(session: RoomSession, events: RoomEvents, code: string): v
   });
   session.events.on('participantCount', ({ count }) => events.emit('participant-count', { count }));
   session.events.on('recording', ({ active }) => events.emit('recording', { active }));
+  session.events.on('caption', (caption) => events.emit('caption', caption));
   const last: Record<'audio' | 'video', boolean | null> = { audio: null, video: null };
   session.events.on('local', ({ source }) => {
     if (source === 'screen') return;

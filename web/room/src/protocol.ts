@@ -1,5 +1,6 @@
 /** The room wire protocol as the page uses it: the service's types, and its published limits. */
 export type {
+  Caption,
   ChatMessage,
   ClientRequest,
   GuestPermissions,

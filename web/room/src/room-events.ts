@@ -1,6 +1,6 @@
 import { Emitter } from './emitter';
 import type { EmbedEventMap } from './embed-protocol';
-import type { LeaveReason, ParticipantRole } from './protocol';
+import type { Caption, LeaveReason, ParticipantRole } from './protocol';
 
 /** What happens in the room, as an embedding page may want to hear it (forwarded with postMessage by the embed wrapper). */
 export interface RoomEventMap {
@@ -10,6 +10,8 @@ export interface RoomEventMap {
   recording: { active: boolean };
   /** The local microphone (audio) or camera (video) was switched on or off. */
   media: { kind: 'audio' | 'video'; on: boolean };
+  /** A live caption (while captions are on). */
+  caption: Caption;
   /** A poll opened or closed (with its results). */
   poll: EmbedEventMap['poll'];
   /** Moved into or back from a breakout room. */

@@ -263,6 +263,13 @@ export class RoomSession {
         if (this.state) this.state.recording = n.data.active;
         this.events.emit('recording', n.data);
         return;
+      case 'captions':
+        if (this.state) this.state.captions = n.data.active;
+        this.events.emit('captions', n.data);
+        return;
+      case 'caption':
+        this.events.emit('caption', n.data);
+        return;
       case 'pollOpened':
       case 'pollResults':
       case 'pollClosed':

@@ -9,6 +9,7 @@ import type {
   UnavailableReason,
   WaitingPeer,
 } from './protocol';
+import type { Caption } from './protocol';
 
 /** Where the session is: connecting, in the waiting room, in the room, reconnecting after a drop, or out. */
 export type SessionPhase = 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'ended';
@@ -46,6 +47,10 @@ export interface SessionEventMap {
   participantCount: { count: number };
   waiting: { peers: WaitingPeer[] };
   recording: { active: boolean };
+  /** Live captions were turned on or off. */
+  captions: { active: boolean };
+  /** A live caption (while captions are on). */
+  caption: Caption;
   /** A poll opened, its live results changed (hosts), or it closed. */
   poll: { change: 'pollOpened' | 'pollResults' | 'pollClosed'; poll: RoomPoll };
   /** Raised hands changed (first raised first). */

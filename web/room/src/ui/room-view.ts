@@ -1,5 +1,6 @@
 import { h } from '../dom';
 import type { EmbedFeatures } from '../embed-protocol';
+import * as captions from '../features/captions/captions';
 import * as chat from '../features/chat/chat';
 import * as hands from '../features/hands/hands';
 import * as moderation from '../features/moderation/moderation';
@@ -91,6 +92,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   if (features.chat !== false) cleanup.add(chat.mount(session, slot));
   cleanup.add(settings.mount(session, slot));
   cleanup.add(recording.mount(session, slot));
+  cleanup.add(captions.mount(session, slot));
   cleanup.add(polls.mount(session, slot));
 
   function renderCount(): void {
