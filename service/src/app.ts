@@ -19,6 +19,7 @@ import type { ProjectDatabase } from './project/project.database';
 import type { TurnServer } from './turn/turn.server';
 import { participantsRoutes } from './participants/participants.routes';
 import { pollsRoutes } from './polls/polls.routes';
+import { breakoutsRoutes } from './breakouts/breakouts.routes';
 import { recordingsRoutes, signedDownloadRouter } from './recordings/recordings.routes';
 import { roomsRoutes } from './rooms/rooms.routes';
 import { roomPageRouter } from './rooms/room-page.routes';
@@ -54,6 +55,7 @@ export function publicRoutes({ services: s }: AppDeps): RouteDef[] {
     ...meetingsRoutes(s.meetings, s.idempotency),
     ...roomsRoutes(s.roomLinks, s.rooms),
     ...pollsRoutes(s.polls),
+    ...breakoutsRoutes(s.breakouts),
     ...embedRoutes(s.embed),
     ...participantsRoutes(s.participants),
     ...recordingsRoutes(s.recordings),

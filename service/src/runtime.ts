@@ -9,6 +9,7 @@ import { recordingUnavailableReason } from './media/recorder';
 import { WorkerPool } from './media/worker-pool';
 import { serveLocalSql } from './project/project.socket';
 import { EmptyRoomsWorker } from './rooms/empty-rooms.worker';
+import { BreakoutsWorker } from './rooms/breakouts.worker';
 import { createDeliveryWorker, createJobWorker, mediaJobHandlers } from './services';
 import type { Logger } from './shared/logger';
 import { startTurnServer, type TurnServer } from './turn/turn.server';
@@ -91,6 +92,7 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
   const turn = background ? await startTurnServer(config, logger) : undefined;
   if (turn) services.roomAccess.useTurn(turn);
   const emptyRooms = background ? new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger) : undefined;
+  const breakoutsWorker = background ? new BreakoutsWorker(services.rooms, logger) : undefined;
   const app = createApp({ config, services, logger, project: core.project, media, turn });
   const host = opts.host ?? config.host;
   const early = opts.early ?? (config.tls.mode === 'off' ? await listenEarly(config.port, host) : undefined);
@@ -99,6 +101,7 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
   const server = early?.server ?? https!.server;
   const roomSockets = attachRoomSockets(server, services.rooms, services.roomAccess, logger);
   emptyRooms?.start();
+  breakoutsWorker?.start();
   deliveryWorker?.start();
   jobWorker?.start();
   // The project database starts on first use (GraphQL, `svc project`, a project integration's delivery), so an
@@ -116,6 +119,7 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
     // The workers stop claiming at once (not after the last HTTP connection closed), so a backlog cannot keep them
     // busy; attempts still in flight at the deadline are left leased and are repeated at the next start, as after a crash.
     emptyRooms?.stop();
+    breakoutsWorker?.stop();
     services.rooms.close();
     roomSockets.close();
     // Recordings finish their files (one SIGINT to each ffmpeg) before the workers go.

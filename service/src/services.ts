@@ -36,9 +36,7 @@ import { RoomAccess } from './rooms/room-access';
 import { RoomChat } from './rooms/room-chat';
 import { RoomRecordings } from './rooms/room-recordings';
 import { pocketsphinxCaptions } from './captions/live-captions';
-import { RoomPolls } from './rooms/room-polls';
-import { PollsRepo } from './polls/polls.repo';
-import { PollsService } from './polls/polls.service';
+import { createRoomExtras, type RoomExtras } from './services.rooms';
 import { EmbedRepo } from './embed/embed.repo';
 import { EmbedService } from './embed/embed.service';
 import { EmbedTokens } from './rooms/embed-tokens';
@@ -88,8 +86,8 @@ export interface Services {
   roomLinks: RoomLinks;
   rooms: RoomsService;
   roomAccess: RoomAccess;
-  /** Polls hosts run in rooms. */
-  polls: PollsService;
+  polls: RoomExtras['polls'];
+  breakouts: RoomExtras['breakouts'];
   embed: EmbedService;
   search: SearchService;
   ask: AskService;
@@ -212,7 +210,7 @@ export function createServices(
     jobs,
     logger,
   });
-  const polls = new PollsService({ repo: new PollsRepo(db), meetings, transaction, ids, clock });
+  const extras = createRoomExtras(db, { meetings, transaction, ids, clock });
   const rooms = new RoomsService({
     meetings,
     participants,
@@ -224,7 +222,8 @@ export function createServices(
     logger,
     chat: new RoomChat({ repo: new ChatRepo(db), meetings, search, transaction, ids, clock }),
     recordings: new RoomRecordings(recordings, logger),
-    polls: new RoomPolls(polls, clock),
+    polls: extras.roomPolls,
+    breakouts: extras.breakouts,
   });
   rooms.useCaptions(pocketsphinxCaptions(config.transcription.pocketsphinxModelDir, clock, logger));
   const roomAccess = new RoomAccess({
@@ -246,7 +245,8 @@ export function createServices(
     roomLinks,
     rooms,
     roomAccess,
-    polls,
+    polls: extras.polls,
+    breakouts: extras.breakouts,
     embed: new EmbedService(new EmbedRepo(db), meetings, embedTokens, clock, config.baseUrl),
     search,
     ask: new AskService(search, config.llm && new LlmClient(config.llm), logger),

@@ -4,6 +4,7 @@ import { meetingsOpenApi } from '../meetings/meetings.openapi';
 import { participantsOpenApi } from '../participants/participants.openapi';
 import { roomsOpenApi } from '../rooms/rooms.openapi';
 import { pollsOpenApi } from '../polls/polls.openapi';
+import { breakoutsOpenApi } from '../breakouts/breakouts.openapi';
 import { embedOpenApi } from '../embed/embed.openapi';
 import { recordingsOpenApi } from '../recordings/recordings.openapi';
 import { transcriptsOpenApi } from '../transcripts/transcripts.openapi';
@@ -21,6 +22,7 @@ const FRAGMENTS = [
   meetingsOpenApi,
   roomsOpenApi,
   pollsOpenApi,
+  breakoutsOpenApi,
   embedOpenApi,
   participantsOpenApi,
   recordingsOpenApi,

@@ -3,7 +3,16 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { publicRoutes } from '../app';
 import { openApiPath } from '../http/routes';
-import { seedChatMessage, seedMeeting, seedParticipant, seedPoll, seedRecording, seedSummary, seedTranscript } from '../testing/fixtures';
+import {
+  seedChatMessage,
+  seedMeeting,
+  seedParticipant,
+  seedPoll,
+  seedBreakoutRoom,
+  seedRecording,
+  seedSummary,
+  seedTranscript,
+} from '../testing/fixtures';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { createLogger } from '../shared/logger';
 
@@ -74,6 +83,7 @@ describe('OpenAPI document', () => {
     const speaker = seedParticipant(t, m.id);
     seedChatMessage(t, speaker);
     seedPoll(t, speaker);
+    seedBreakoutRoom(t, speaker);
     const recording = seedRecording(t, m.id);
     seedTranscript(t.services, m.id);
     seedSummary(t.services, m.id);
@@ -97,6 +107,8 @@ describe('OpenAPI document', () => {
     expect(chat.data).toHaveLength(1);
     const polls = await api('get', '/meetings/{id}/polls', `/meetings/${m.id}/polls`);
     expect(polls.data[0].options[0].voters).toHaveLength(1);
+    const breakouts = await api('get', '/meetings/{id}/breakout-rooms', `/meetings/${m.id}/breakout-rooms`);
+    expect(breakouts.data[0].participants).toHaveLength(1);
     await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);

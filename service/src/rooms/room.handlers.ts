@@ -3,6 +3,7 @@ import { objectValidator } from '../shared/validation';
 import { MODERATION_HANDLERS } from './moderation.handlers';
 import { empty, fields, id, params, type RoomHandler } from './room-handler';
 import { POLL_HANDLERS } from './room-polls.handlers';
+import { BREAKOUT_HANDLERS } from './room-breakouts.handlers';
 import type { RoomMethod } from './room.protocol';
 import { ROOM_LIMITS } from './room.protocol';
 import type { PeerInRoom } from './room';
@@ -169,6 +170,7 @@ export const ROOM_HANDLERS: Handlers = {
   },
   ...MODERATION_HANDLERS,
   ...POLL_HANDLERS,
+  ...BREAKOUT_HANDLERS,
 };
 
 const validators = new Map(Object.entries(ROOM_HANDLERS).map(([method, handler]) => [method, objectValidator<never>(handler.schema)]));

@@ -15,6 +15,7 @@
  * `ServerNotificationFrame` pushed by the service. A refused credential gets an `error` notification and
  * the socket closes with code 4401.
  */
+import type { BreakoutMethods, BreakoutNotifications } from '../breakouts/breakouts.protocol';
 import type { PollMethods, PollNotifications } from '../polls/polls.protocol';
 
 /** What the pre-join screen shows about a meeting. */
@@ -207,7 +208,7 @@ export interface RoomState {
 }
 
 /** Requests the page sends, by method: `data` in, `result` out. */
-export interface RoomMethods extends PollMethods {
+export interface RoomMethods extends PollMethods, BreakoutMethods {
   /** First call on a socket: the router's RTP capabilities for mediasoup-client's Device.load. */
   getRouterRtpCapabilities: { data: Record<string, never>; result: { rtpCapabilities: unknown } };
   /** Enters the room (or the waiting room); `rtpCapabilities` are the device's, used to consume others' media. */
@@ -293,7 +294,7 @@ export type ServerResponse<M extends RoomMethod = RoomMethod> =
   { id: number; ok: true; data: RoomMethods[M]['result'] } | { id: number | null; ok: false; error: RoomError };
 
 /** Notifications the service pushes, by name. */
-export interface RoomNotifications extends PollNotifications {
+export interface RoomNotifications extends PollNotifications, BreakoutNotifications {
   peerJoined: { peer: PeerInfo };
   peerLeft: { peerId: string; reason: LeaveReason };
   /** A peer's media changed (a source started, stopped, was muted or unmuted). */

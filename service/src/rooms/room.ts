@@ -38,6 +38,8 @@ export class Room {
     readonly meeting: RoomMeeting,
     private mediaServer: RoomMedia,
     private readonly logger: Logger,
+    /** Set for a breakout room of the meeting (its own router); null for the main room. */
+    readonly breakout: { id: string; name: string } | null = null,
   ) {
     this.listenTo(mediaServer);
   }
@@ -132,6 +134,16 @@ export class Room {
       if (this.hands.lower(peer.id)) this.broadcast('hands', { hands: this.hands.list(), lowered: [peer.id] });
     }
     if (wasWaiting) this.notifyHosts();
+  }
+
+  /** Takes a joined peer out to another room of the meeting (a breakout room): its media here closes, the others see it go; its socket stays. */
+  moveOut(peer: Peer): void {
+    if (!this.peers.delete(peer.id)) return;
+    this.mediaServer.closePeer(peer.id);
+    for (const source of Object.keys(peer.media) as MediaSource[]) delete peer.media[source];
+    this.broadcast('peerLeft', { peerId: peer.id, reason: 'left' });
+    this.countChanged();
+    if (this.hands.lower(peer.id)) this.broadcast('hands', { hands: this.hands.list(), lowered: [peer.id] });
   }
 
   /** Creates a producer for a joined peer and has every other joined peer consume it. */

@@ -13,6 +13,8 @@ import { assertAvailable, assertOpenToGuests } from './room-access';
 import type { RoomCaptions } from './room-captions.interface';
 import type { RoomChat } from './room-chat';
 import type { RoomPolls } from './room-polls';
+import { RoomBreakouts } from './room-breakouts';
+import type { BreakoutsService } from '../breakouts/breakouts.service';
 import { RoomModeration } from './room-moderation';
 import type { RoomMediaProvider } from './room-media.interface';
 import type { LeaveReason, RoomState } from './room.protocol';
@@ -39,6 +41,8 @@ export interface RoomsServiceDeps {
   recordings: RoomRecordings;
   /** The rooms' polls. */
   polls: RoomPolls;
+  /** The meetings' breakout rooms (stored; the live rooms are RoomBreakouts'). */
+  breakouts: BreakoutsService;
 }
 
 /**
@@ -53,6 +57,8 @@ export class RoomsService {
   readonly recordings: RoomRecordings;
   /** The rooms' polls. */
   readonly polls: RoomPolls;
+  /** Breakout rooms: rooms of a meeting on their own routers, and moving peers between them. */
+  readonly breakouts: RoomBreakouts;
   /** Hands, reactions and the hosts' controls (mute, permissions, lock, co-hosts). */
   readonly moderation: RoomModeration;
   private readonly meetings: MeetingsService;
@@ -82,6 +88,15 @@ export class RoomsService {
     this.chat = deps.chat;
     this.recordings = deps.recordings;
     this.polls = deps.polls;
+    this.breakouts = new RoomBreakouts({
+      breakouts: deps.breakouts,
+      logger: deps.logger,
+      newMedia: (meetingId) => this.mediaProvider().create(meetingId),
+      mainRoom: (meetingId) => this.roomFor(this.meetings.findAnywhere(meetingId)),
+      openMainRoom: (meetingId) => [this.rooms.get(meetingId)].find((room) => room && !room.closed),
+      stateFor: (room, peer) => this.stateFor(room, peer),
+      recordLeave: (participantId) => this.participants.recordLeave(participantId),
+    });
     this.moderation = new RoomModeration(deps.clock);
     this.meetings.onClosed((meeting) => this.endRoom(meeting.id));
   }
@@ -239,6 +254,7 @@ export class RoomsService {
   /** Disconnects everyone (recording that they left) and closes every room; new connections are refused. */
   close(): void {
     this.closing = true;
+    this.breakouts.closeAll();
     for (const room of [...this.rooms.values()]) {
       this.recordLeaves(room);
       for (const peer of [...room.joined(), ...room.waiting()]) peer.disconnect();
@@ -247,6 +263,7 @@ export class RoomsService {
   }
 
   private endRoom(meetingId: string): void {
+    this.breakouts.meetingClosed(meetingId);
     const room = this.rooms.get(meetingId);
     if (!room) return;
     this.recordings.finish(meetingId);
@@ -308,6 +325,7 @@ export class RoomsService {
   }
 
   private closeRoom(room: Room): void {
+    if (room.breakout) return this.breakouts.roomEmptied(room);
     this.recordings.finish(room.meeting.id);
     room.close('left');
     if (this.rooms.get(room.meeting.id) === room) this.rooms.delete(room.meeting.id);

@@ -51,6 +51,14 @@ export function seedChatMessage(t: TestServer, participant: ParticipantRow, text
   return t.services.rooms.chat.save(participant.meeting_id, participant.id, participant.name, participant.identity, text);
 }
 
+/** A breakout room (draft) with the participant assigned to it. */
+export function seedBreakoutRoom(t: TestServer, participant: ParticipantRow): void {
+  const host = { host: true };
+  const [room] = t.services.breakouts.create(participant.meeting_id, host, ['Room 1']).rooms;
+  const person = { identity: participant.identity, participantId: participant.id, name: participant.name };
+  t.services.breakouts.assign(participant.meeting_id, host, [{ person, room: room!.id }]);
+}
+
 /** A named poll a participant (as host) opened and voted in, with its first option chosen. */
 export function seedPoll(t: TestServer, participant: ParticipantRow): Poll {
   const actor = { participantId: participant.id, identity: participant.identity, name: participant.name, host: true };
