@@ -25,6 +25,7 @@ const ENTRIES: Record<string, { env?: Record<string, string>; prints: RegExp }> 
   'graphql/validation.bench.ts': { env: { BENCH_ROUNDS: '1', BENCH_PER_ROUND: '1' }, prints: /^# GraphQL validation benchmark$/m },
   'project/graphql.bench.ts': { prints: /^# Project GraphQL benchmark$/m },
   'recording/recording-cpu.bench.ts': { prints: /^\| participants \|/m },
+  'recordings/composite.bench.ts': { prints: /^# Composite render benchmark$/m },
   'rtc/fanout.bench.ts': { prints: /^\| consumers \|/m },
   'rtc/room-memory.bench.ts': { prints: /^\| service \| phase \|/m },
   'rtc/join-latency.bench.ts': { prints: /^\| join \|/m },

@@ -25,8 +25,8 @@ jest.setTimeout(300_000);
 const SCRIPT = [MEETING_SCRIPT[0]!, MEETING_SCRIPT[3]!, MEETING_SCRIPT[4]!];
 const EVENTS = ['recording.ready', 'transcript.ready', 'summary.ready'];
 
-/** Where the recorded webm is kept to look at (test/artifacts is not committed). */
-const RECORDED_WEBM = path.join(ARTIFACTS_DIR, 'recording-e2e.webm');
+/** Where the recording's composite MP4 is kept to look at (test/artifacts is not committed). */
+const RECORDED_MP4 = path.join(ARTIFACTS_DIR, 'recording-e2e.mp4');
 
 function seconds(file: string): number {
   return Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { encoding: 'utf8' }));
@@ -77,7 +77,7 @@ describe('a meeting spoken by flite in Chromium: recorded, transcribed, summariz
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('the host records from the toolbar; the webm downloads by its signed URL with ranges and lasts as long as recorded; its transcript, summary, search hits and events follow', async () => {
+  it('the host records from the toolbar; the composite MP4 downloads by its signed URL with ranges and lasts as long as recorded; its transcript, summary, search hits and events follow', async () => {
     const speechSeconds = seconds(speech);
     const meeting = await createMeeting(svc.url, key, { title: 'Weekly planning' });
     host = await openPage(browser, await hostLink(svc.url, key, meeting.id, 'Robert Brown'));
@@ -117,15 +117,18 @@ describe('a meeting spoken by flite in Chromium: recorded, transcribed, summariz
     const stopped = Date.now();
     await host.page.locator('.rec-badge').waitFor({ state: 'hidden', timeout: 15_000 });
 
+    // recording.ready fires once the composite is rendered and verified.
     await eventually(() => {
       const ready = receiver.requests.filter((r) => JSON.parse(r.rawBody.toString()).type === 'recording.ready');
       expect(ready).toHaveLength(1);
-    }, 20_000);
+    }, 120_000);
     expect(receiver.requests).toHaveLength(1);
     const list = await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/recordings`, key);
-    expect(list.body.data).toHaveLength(1);
-    const recording = list.body.data[0];
-    expect(recording).toMatchObject({ kind: 'video', status: 'ready', content_type: 'video/webm' });
+    expect(list.body.data).toHaveLength(2);
+    const [recording, tracks] = list.body.data;
+    expect(recording).toMatchObject({ kind: 'composite', status: 'ready', content_type: 'video/mp4', source_recording_id: tracks.id });
+    expect(tracks).toMatchObject({ kind: 'tracks', status: 'ready', content_type: 'video/x-matroska' });
+    expect(Math.abs(recording.duration_seconds - tracks.duration_seconds)).toBeLessThanOrEqual(1);
     const recordedFor = (stopped - started) / 1000;
     expect(recording.duration_seconds).toBeGreaterThan(2 * speechSeconds);
     expect(recording.duration_seconds).toBeGreaterThan(recordedFor - 3);
@@ -147,14 +150,12 @@ describe('a meeting spoken by flite in Chromium: recorded, transcribed, summariz
     expect(tampered.status).toBe(401);
 
     fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    fs.writeFileSync(RECORDED_WEBM, bytes);
-    const streams = streamsOf(RECORDED_WEBM);
-    expect(streams).toContain('audio');
-    expect(streams).toContain('video');
+    fs.writeFileSync(RECORDED_MP4, bytes);
+    expect(streamsOf(RECORDED_MP4).sort()).toEqual(['audio', 'video']);
 
     // What transcription will get: 16 kHz mono, and the speech is in it.
     const mono = path.join(workDir, 'recording-16k.wav');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', RECORDED_WEBM, '-map', '0:a:0', '-ac', '1', '-ar', '16000', mono]);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', RECORDED_MP4, '-map', '0:a:0', '-ac', '1', '-ar', '16000', mono]);
     const detect = spawnSync('ffmpeg', ['-i', mono, '-af', 'volumedetect', '-f', 'null', '-'], { encoding: 'utf8' });
     const mean = Number(/mean_volume: (-?[\d.]+) dB/.exec(detect.stderr)?.[1]);
     expect(mean).toBeGreaterThan(-60);

@@ -104,4 +104,4 @@ export async function syntheticTracksFile(meeting: SyntheticMeeting, dir: string
   return { file, tracks: await mergeTrackFiles('ffmpeg', tracks, file) };
 }
 
-const vp8 = ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '400k', '-g', '60'];
+const vp8 = ['-pix_fmt', 'yuv420p', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '400k', '-g', '60'];
