@@ -25,6 +25,13 @@ export function Participants({ meetingId }: { meetingId: string }) {
   );
 }
 
+/** How each kind of recording is named: the composite MP4 plays anywhere, the per-track source is for download. */
+const KIND_LABELS: Record<Recording['kind'], string> = {
+  composite: 'Video recording',
+  tracks: 'Per-track source (every microphone, camera and screen share)',
+  audio: 'Audio recording',
+};
+
 /** The meeting's recordings, each playable and downloadable once ready. */
 export function Recordings({ meetingId }: { meetingId: string }) {
   const list = useLoad(() => api<Page<Recording>>('GET', `/v1/meetings/${meetingId}/recordings?limit=100`), [meetingId]);
@@ -39,7 +46,7 @@ export function Recordings({ meetingId }: { meetingId: string }) {
             <li key={r.id} className="endpoint">
               <div className="endpoint-head">
                 <span>
-                  {r.kind === 'video' ? 'Video' : 'Audio'} recording, {when(r.created_at)}
+                  {KIND_LABELS[r.kind]}, {when(r.created_at)}
                   {r.duration_seconds !== null && (
                     <>
                       , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
@@ -52,11 +59,8 @@ export function Recordings({ meetingId }: { meetingId: string }) {
               {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
               {r.status === 'ready' && (
                 <>
-                  {r.kind === 'video' ? (
-                    <video controls preload="none" src={file} aria-label="Play the recording" />
-                  ) : (
-                    <audio controls preload="none" src={file} aria-label="Play the recording" />
-                  )}
+                  {r.kind === 'composite' && <video controls preload="none" src={file} aria-label="Play the recording" />}
+                  {r.kind === 'audio' && <audio controls preload="none" src={file} aria-label="Play the recording" />}
                   <a href={file} download>
                     Download
                   </a>
