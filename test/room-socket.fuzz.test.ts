@@ -22,7 +22,22 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => service.stop());
 
-const ROOM_METHODS = ['getRouterRtpCapabilities', 'join', 'createTransport', 'sendChat', 'leave', 'admit', 'remove', 'produce', 'toString'];
+const ROOM_METHODS = [
+  'getRouterRtpCapabilities',
+  'join',
+  'createTransport',
+  'sendChat',
+  'leave',
+  'admit',
+  'remove',
+  'produce',
+  'raiseHand',
+  'sendReaction',
+  'mutePeer',
+  'setPermissions',
+  'setLocked',
+  'toString',
+];
 
 const payload = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
