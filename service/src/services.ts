@@ -234,6 +234,7 @@ export function createServices(
     tokens,
     clock,
     settings: config.rooms,
+    isLockedFor: (meetingId, identity) => rooms.lockedFor(meetingId, identity),
   });
   return {
     db,

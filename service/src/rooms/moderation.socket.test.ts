@@ -77,13 +77,21 @@ describe('moderation at the room socket', () => {
     host.close();
   });
 
-  it('keeps a new guest out of a locked meeting with forbidden/meeting_locked; unlocked, they join', async () => {
+  it('keeps a new guest out of a locked meeting (credential and join: forbidden/meeting_locked); unlocked, they join', async () => {
     const { m, host } = await room();
+    const lateCredential = await roomCredential(t, m.code, { name: 'Late' });
     await host.ok('setLocked', { locked: true });
-    const { client: late, answer } = await RoomClient.join(await roomCredential(t, m.code, { name: 'Late' }));
+    // A new credential is refused with problem+json; one issued before the lock is refused at join.
+    const refusedCredential = await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'Later' } });
+    expect(refusedCredential.status).toBe(403);
+    expect(refusedCredential.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(refusedCredential.body).toMatchObject({ code: 'forbidden', reason: 'meeting_locked' });
+    expect((await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'Host', host: 'x' } })).status).toBe(401);
+    const { client: late, answer } = await RoomClient.join(lateCredential);
     expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden', reason: 'meeting_locked' } });
     expect(host.all('peerJoined')).toEqual([]);
     await host.ok('setLocked', { locked: false });
+    expect((await t.request('POST', `/rooms/v1/${m.code}/credentials`, { body: { name: 'Later' } })).status).toBe(201);
     expect(await late.ok('join', { rtpCapabilities: (await late.ok('getRouterRtpCapabilities', {})).rtpCapabilities })).toMatchObject({
       status: 'joined',
     });

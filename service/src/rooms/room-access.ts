@@ -8,6 +8,7 @@ import type { SignedTokens } from '../shared/signed-tokens';
 import { objectValidator } from '../shared/validation';
 import { EMBED_FEATURES, type EmbedFeature, type EmbedTokens } from './embed-tokens';
 import type { Admission } from './peer';
+import { meetingLocked } from './room-controls';
 import type { RoomLinks } from './room-links';
 import { ROOM_LIMITS, type CredentialRequest, type IceServer, type JoinCredential, type RoomInfo } from './room.protocol';
 
@@ -54,6 +55,8 @@ export interface RoomAccessDeps {
   tokens: SignedTokens;
   clock: Clock;
   settings: RoomSettings;
+  /** Whether the meeting's live room is locked to this identity (RoomsService.lockedFor); nothing is locked without it. */
+  isLockedFor?: (meetingId: string, identity: string) => boolean;
 }
 
 /**
@@ -96,6 +99,7 @@ export class RoomAccess {
     assertAvailable(meeting);
     const { claims, notAfter } = this.claimsFor(meeting, request);
     if (claims.r !== 'host') assertOpenToGuests(meeting, this.deps.clock.now());
+    if (claims.r !== 'host' && this.deps.isLockedFor?.(meeting.id, claims.i)) throw meetingLocked();
     const expiresAt = Math.min(this.deps.clock.now() + CREDENTIAL_TTL_MS, notAfter);
     const credential = this.deps.tokens.sign('room-credential', claims, expiresAt);
     return {

@@ -1,4 +1,12 @@
+import { AppError } from '../shared/errors';
 import type { GuestPermissions } from './room.protocol';
+
+/** The refusal of someone new at a locked meeting (credential request or join). */
+export function meetingLocked(): AppError {
+  return new AppError('forbidden', 'This meeting is locked: a host has to unlock it before anyone new can join', {
+    reason: 'meeting_locked',
+  });
+}
 
 /**
  * A room's host controls: whether it is locked and what guests may do. They live with the room (not the

@@ -2,6 +2,7 @@ import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { Peer } from './peer';
 import type { PeerInRoom, Room } from './room';
+import { meetingLocked } from './room-controls';
 import { RoomReactions } from './room-reactions';
 import type { GuestPermissions, MediaSource, RaisedHand, RoomState } from './room.protocol';
 
@@ -119,9 +120,7 @@ export class RoomModeration {
   /** Refuses a locked room to a guest who was never in it and no host let in from the waiting room. */
   assertMayEnter(room: Room, peer: Peer): void {
     if (!room.controls.locked || peer.isHost || peer.admitted || room.controls.wasMember(peer.admission.identity)) return;
-    throw new AppError('forbidden', 'This meeting is locked: a host has to unlock it before anyone new can join', {
-      reason: 'meeting_locked',
-    });
+    throw meetingLocked();
   }
 
   /** Refuses a guest's new producer the room's permissions forbid (a microphone may still start muted). */

@@ -160,6 +160,12 @@ export class RoomsService {
     return { status: 'joined', state: this.stateFor(room, peer) };
   }
 
+  /** True when the meeting's live room is locked to `identity` (someone who was not in it): a new credential is refused. */
+  lockedFor(meetingId: string, identity: string): boolean {
+    const room = this.rooms.get(meetingId);
+    return room !== undefined && !room.closed && room.controls.locked && !room.controls.wasMember(identity);
+  }
+
   /** A host lets a waiting peer in: the peer is told and calls `join` again. */
   admit(session: PeerInRoom, peerId: string): void {
     this.assertHost(session.peer);
