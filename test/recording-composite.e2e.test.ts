@@ -186,9 +186,9 @@ describe('a two-person meeting recorded in Chromium becomes one composite MP4 an
       120_000,
     );
     const event = JSON.parse(receiver.requests[0]!.rawBody.toString()) as { data: { recording: { id: string; kind: string } } };
-    expect(event.data.recording.kind).toBe('composite');
+    expect(event.data.recording.kind).toBe('video');
     const list = (await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/recordings`, key)).body.data;
-    expect(list.map((r: { kind: string; status: string }) => `${r.kind}:${r.status}`)).toEqual(['composite:ready', 'tracks:ready']);
+    expect(list.map((r: { kind: string; status: string }) => `${r.kind}:${r.status}`)).toEqual(['video:ready', 'tracks:ready']);
     const [composite, tracks] = list;
     expect(composite).toMatchObject({ id: event.data.recording.id, content_type: 'video/mp4', source_recording_id: tracks.id });
     // The tracks recording names every track: two microphones, two cameras and Bob's screen share, which started late.

@@ -126,7 +126,7 @@ describe('a meeting spoken by flite in Chromium: recorded, transcribed, summariz
     const list = await call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/recordings`, key);
     expect(list.body.data).toHaveLength(2);
     const [recording, tracks] = list.body.data;
-    expect(recording).toMatchObject({ kind: 'composite', status: 'ready', content_type: 'video/mp4', source_recording_id: tracks.id });
+    expect(recording).toMatchObject({ kind: 'video', status: 'ready', content_type: 'video/mp4', source_recording_id: tracks.id });
     expect(tracks).toMatchObject({ kind: 'tracks', status: 'ready', content_type: 'video/x-matroska' });
     expect(Math.abs(recording.duration_seconds - tracks.duration_seconds)).toBeLessThanOrEqual(1);
     const recordedFor = (stopped - started) / 1000;

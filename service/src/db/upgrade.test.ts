@@ -26,7 +26,7 @@ const PREVIOUS_RELEASE_LAST_MIGRATION = '0015_recording_failure_reason.sql';
  * its rows, these columns' values written as the previous release knew them.
  */
 const REBUILT_TABLES: Record<string, Record<string, string>> = {
-  // 0023: recordings gained the kinds composite and tracks; the previous release had video.
+  // 0023: recordings gained the kind tracks; the previous release had video for those.
   recordings: { kind: "CASE kind WHEN 'audio' THEN 'audio' ELSE 'video' END" },
 };
 

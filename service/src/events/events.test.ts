@@ -57,7 +57,7 @@ describe('events: emitters, GET /events and the polling feed', () => {
 
     it('recording.ready, transcript.ready and summary.ready (the media pipeline’s service functions)', async () => {
       const m = seedMeeting(t, { title: 'Media' });
-      const rec = t.services.recordings.start(m.id, 'composite');
+      const rec = t.services.recordings.start(m.id, 'video');
       t.services.recordings.markReady(rec.id, {
         fileName: `${rec.id}.webm`,
         contentType: 'video/webm',

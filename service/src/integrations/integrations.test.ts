@@ -43,7 +43,7 @@ describe('integrations: Slack and Teams notifications', () => {
     t.services.meetings.start(m);
     t.clock.advance(45 * 60_000);
     t.services.meetings.end(t.services.meetings.findAnywhere(m.id));
-    const rec = t.services.recordings.start(m.id, 'composite');
+    const rec = t.services.recordings.start(m.id, 'video');
     t.services.recordings.markReady(rec.id, {
       fileName: `${rec.id}.webm`,
       contentType: 'video/webm',
@@ -192,7 +192,7 @@ describe('integrations: Slack and Teams notifications', () => {
     await addSlack(['meeting.started', 'recording.ready']);
     const m = seedMeeting(t, { title: 'Link check' });
     t.services.meetings.start(m);
-    const rec = t.services.recordings.start(m.id, 'composite');
+    const rec = t.services.recordings.start(m.id, 'video');
     mkdirSync(path.join(t.config.dataDir, 'recordings'), { recursive: true });
     writeFileSync(path.join(t.config.dataDir, 'recordings', `${rec.id}.webm`), Buffer.from('webm bytes'));
     t.services.recordings.markReady(rec.id, { fileName: `${rec.id}.webm`, contentType: 'video/webm', sizeBytes: 10, durationSeconds: 1 });

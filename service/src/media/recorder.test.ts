@@ -119,7 +119,7 @@ describe('recording a room', () => {
     const elapsed = (Date.now() - started) / 1000;
     expect(await guest.next('recording', 1)).toEqual({ active: false });
     const [listed] = await recordingsOf(m.id);
-    expect(listed).toMatchObject({ kind: 'composite', status: 'processing', source_recording_id: recordingId });
+    expect(listed).toMatchObject({ kind: 'video', status: 'processing', source_recording_id: recordingId });
     const tracksRecording = (await recordingsOf(m.id)).find((r) => r.id === recordingId)!;
     expect(tracksRecording).toMatchObject({ kind: 'tracks', status: 'ready' });
     const listedTracks = tracksRecording.duration_seconds;

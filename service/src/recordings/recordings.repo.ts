@@ -4,8 +4,8 @@ import type { Db } from '../db/connection';
 export interface RecordingRow {
   id: string;
   meeting_id: string;
-  /** composite: the MP4 anyone can play; tracks: the per-track file it is rendered from; audio: an uploaded-era file. */
-  kind: 'composite' | 'tracks' | 'audio';
+  /** video: the composite MP4 anyone can play; tracks: the per-track file it is rendered from; audio: audio only. */
+  kind: 'video' | 'tracks' | 'audio';
   status: 'processing' | 'ready' | 'failed';
   duration_seconds: number | null;
   file_name: string | null;

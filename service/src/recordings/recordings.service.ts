@@ -231,7 +231,7 @@ export class RecordingsService {
    */
   failLeftovers(): string[] {
     // A composite still processing is its render job's: the job runs again after a restart.
-    const leftovers = this.repo.processing().filter((row) => row.kind !== 'composite');
+    const leftovers = this.repo.processing().filter((row) => !row.source_recording_id);
     for (const row of leftovers) this.markFailed(row.id, 'the service stopped while it was recording');
     return leftovers.map((row) => row.id);
   }
@@ -253,7 +253,7 @@ export class RecordingsService {
   readyFile(recordingId: string): RecordingFile & { meetingId: string; audioTrackOwners: (TrackOwner | null)[] | null } {
     const asked = this.repo.findById(recordingId);
     // A composite mixes every voice into one track: its transcript is made from its tracks recording, one speaker per track.
-    const row = asked?.kind === 'composite' && asked.source_recording_id ? this.repo.findById(asked.source_recording_id) : asked;
+    const row = asked?.source_recording_id ? this.repo.findById(asked.source_recording_id) : asked;
     if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
     const audioTrackOwners = row.audio_track_owners === null ? null : (JSON.parse(row.audio_track_owners) as (TrackOwner | null)[]);
     return { ...this.fileOf(row), meetingId: row.meeting_id, audioTrackOwners };
@@ -302,7 +302,7 @@ export class RecordingsService {
     return this.transaction(() => {
       const tracks = this.markReady(tracksRecordingId, file, { emit: false });
       if (!this.jobs) throw new AppError('internal_error', 'No job queue to render the composite');
-      const composite = this.start(tracks.meeting_id, 'composite', tracksRecordingId);
+      const composite = this.start(tracks.meeting_id, 'video', tracksRecordingId);
       const layout = this.meetings.findAnywhere(tracks.meeting_id).recording_layout;
       this.jobs.enqueue('render_composite', { recording_id: composite.id, layout } satisfies RenderCompositeJobPayload);
       return { tracks, composite: this.view(composite) };
@@ -319,8 +319,7 @@ export class RecordingsService {
   } {
     const row = this.repo.findById(compositeId);
     const source = row?.source_recording_id ? this.repo.findById(row.source_recording_id) : undefined;
-    if (!row || row.kind !== 'composite' || !source?.file_name || source.status !== 'ready')
-      throw AppError.notFound(`Recording ${compositeId}`);
+    if (!row || !source?.file_name || source.status !== 'ready') throw AppError.notFound(`Recording ${compositeId}`);
     return {
       meetingId: row.meeting_id,
       status: row.status,

@@ -23,7 +23,7 @@ describe('recordings API', () => {
       {
         id: ready.id,
         meeting_id: m.id,
-        kind: 'composite',
+        kind: 'video',
         status: 'ready',
         duration_seconds: 125,
         size_bytes: 15,

@@ -68,13 +68,13 @@ export function seedPoll(t: TestServer, participant: ParticipantRow): Poll {
 
 /** A recording started through the recordings service and, unless `ready` is false, finished with a real file (emits recording.ready). */
 export function seedRecording(t: TestServer, meetingId: string, content = 'webm-bytes', opts: { ready?: boolean } = {}): Recording {
-  if (opts.ready === false) return t.services.recordings.view(t.services.recordings.start(meetingId, 'composite'));
+  if (opts.ready === false) return t.services.recordings.view(t.services.recordings.start(meetingId, 'video'));
   return recordFile(t.services, t.config.dataDir, meetingId, content);
 }
 
 /** A recording started and finished, as the media pipeline would, with `content` as its file under `dataDir` (emits recording.ready). */
 export function recordFile(services: Services, dataDir: string, meetingId: string, content: string): Recording {
-  const started = services.recordings.start(meetingId, 'composite');
+  const started = services.recordings.start(meetingId, 'video');
   const fileName = `${started.id}.webm`;
   fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
   fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), content);

@@ -38,7 +38,7 @@ export function seedMediaResults(dataDir: string, meetingId: string): SeededMedi
 export function seedRecordingFile(dataDir: string, meetingId: string, opts: { content: string; durationSeconds: number }): string {
   const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
   try {
-    const started = core.services.recordings.start(meetingId, 'composite');
+    const started = core.services.recordings.start(meetingId, 'video');
     const fileName = `${started.id}.webm`;
     fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
     fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), opts.content);

@@ -1,13 +1,13 @@
 -- Issue 25: a meeting's recording is two recordings. `tracks` is the per-track file the room recorder makes (every
 -- microphone, camera and screen share on its own track, with `tracks`: a JSON array of {kind, source, owner,
--- offset_seconds, end_seconds, stream}); `composite` is the MP4 anyone can play, rendered from it by the
+-- offset_seconds, end_seconds, stream}); `video` is now the composite MP4 anyone can play, rendered from it by the
 -- `render_composite` job, with `source_recording_id` naming its tracks recording. The kind's CHECK cannot be altered:
 -- the table is rebuilt. Recordings made before were per-track files (one webm, a track per microphone): they become
 -- `tracks`. A meeting chooses the composite's layout (`recording_layout`).
 CREATE TABLE recordings_next (
   id                  TEXT PRIMARY KEY,
   meeting_id          TEXT NOT NULL REFERENCES meetings (id),
-  kind                TEXT NOT NULL CHECK (kind IN ('composite', 'tracks', 'audio')),
+  kind                TEXT NOT NULL CHECK (kind IN ('video', 'tracks', 'audio')),
   status              TEXT NOT NULL CHECK (status IN ('processing', 'ready', 'failed')),
   duration_seconds    INTEGER,
   file_name           TEXT,

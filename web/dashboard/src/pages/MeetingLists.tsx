@@ -27,7 +27,7 @@ export function Participants({ meetingId }: { meetingId: string }) {
 
 /** How each kind of recording is named: the composite MP4 plays anywhere, the per-track source is for download. */
 const KIND_LABELS: Record<Recording['kind'], string> = {
-  composite: 'Video recording',
+  video: 'Video recording',
   tracks: 'Per-track source (every microphone, camera and screen share)',
   audio: 'Audio recording',
 };
@@ -59,7 +59,7 @@ export function Recordings({ meetingId }: { meetingId: string }) {
               {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
               {r.status === 'ready' && (
                 <>
-                  {r.kind === 'composite' && <video controls preload="none" src={file} aria-label="Play the recording" />}
+                  {r.kind === 'video' && <video controls preload="none" src={file} aria-label="Play the recording" />}
                   {r.kind === 'audio' && <audio controls preload="none" src={file} aria-label="Play the recording" />}
                   <a href={file} download>
                     Download
