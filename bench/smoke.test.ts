@@ -13,13 +13,14 @@ const TSX = require.resolve('tsx/cli');
  * The media benchmarks (fixed RTC ports, a browser) run one after another in one lane; the others run two at a
  * time beside it.
  */
-const MEDIA = /^(rtc|recording|footprint)\//;
+const MEDIA = /^(rtc|recording|footprint|captions)\//;
 const OTHER_LANES = 2;
 const ONE_RUN_TIMEOUT_MS = 150_000;
 
 /** Each entry point, the environment of its smallest run beyond SVC_BENCH_SMOKE=1, and a line its report prints. */
 const ENTRIES: Record<string, { env?: Record<string, string>; prints: RegExp }> = {
   'api/main.ts': { prints: /^Targets \(authenticated GET\):$/m },
+  'captions/captions.bench.ts': { prints: /^\| speakers \| captions \|/m },
   'webhooks/main.ts': { prints: /^Targets:$/m },
   'footprint/footprint.bench.ts': { prints: /^# Footprint benchmark$/m },
   'graphql/validation.bench.ts': { env: { BENCH_ROUNDS: '1', BENCH_PER_ROUND: '1' }, prints: /^# GraphQL validation benchmark$/m },
