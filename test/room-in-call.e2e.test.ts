@@ -10,6 +10,7 @@ import {
   waitForCount,
   waitForMediaFlowing,
   waitForText,
+  clickTool,
 } from './support/browser';
 import { roomSuite } from './support/room-suite';
 
@@ -147,18 +148,20 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     // The toolbar does not cut off its first button when it runs out of room (it scrolls instead).
     expect((await boxOf(page, '[data-testid=toggle-microphone]'))!.x).toBeGreaterThanOrEqual(0);
 
-    // Record has its word on a phone, not only a red dot.
+    // Record has its word on a phone (in the toolbar's "More" menu, where the middle buttons fold), not only a red dot.
     const recordLabel = page.getByTestId('toggle-recording').locator('.tool-label');
-    expect(await recordLabel.textContent()).toBe('Record');
-    expect((await recordLabel.boundingBox())!.width).toBeGreaterThan(20);
-    await page.getByTestId('toggle-recording').click();
+    await page.getByTestId('more').click();
+    const recordItem = page.getByTestId('more-toggle-recording');
+    expect(await recordItem.textContent()).toBe('Record');
+    expect((await recordItem.boundingBox())!.width).toBeGreaterThan(20);
+    await recordItem.click();
     await page.locator('.rec-badge').waitFor({ state: 'visible', timeout: 15_000 });
     await eventually(async () => expect(await recordLabel.textContent()).toBe('Stop recording'));
 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const panel of ['people', 'chat'] as const) {
-        await page.getByTestId(`open-${panel}`).click();
+        await clickTool(page, `open-${panel}`);
         await page.getByTestId('panel').waitFor({ state: 'visible' });
         if (panel === 'chat') await page.locator('.chat-text a').waitFor();
         const badge = (await boxOf(page, '.rec-badge'))!;
@@ -180,7 +183,7 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
           expect(luminance(colors.text)).toBeGreaterThan(0.6);
         } else expect(luminance(colors.background)).toBeGreaterThan(0.8);
         await saveScreenshot(page, `room-phone-${panel}-rec${scheme === 'dark' ? '-dark' : ''}`);
-        await page.getByTestId(`open-${panel}`).click();
+        await clickTool(page, `open-${panel}`);
         await page.getByTestId('panel').waitFor({ state: 'hidden' });
       }
     }
@@ -188,7 +191,7 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     await saveScreenshot(page, 'room-phone-call');
     await page.emulateMedia({ colorScheme: 'dark' });
     await saveScreenshot(page, 'room-phone-call-dark');
-    await page.getByTestId('toggle-recording').click();
+    await clickTool(page, 'toggle-recording');
     await page.locator('.rec-badge').waitFor({ state: 'hidden', timeout: 20_000 });
   });
 

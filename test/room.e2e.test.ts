@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import {
+  clickTool,
   createMeeting,
   eventually,
   joinAndTimeFirstFrame,
@@ -180,7 +181,7 @@ describe('the room page in Chromium against the real service: a two-person call'
     // A page that joins later gets the history.
     const carol = await open(roomUrl(room.svc.url, meeting.code, { name: 'Carol' }), { width: 390, height: 844 });
     expect(await joinRoom(carol.page)).toBe('room');
-    await carol.page.getByTestId('open-chat').click();
+    await clickTool(carol.page, 'open-chat');
     await eventually(async () => expect(await carol.page.getByTestId('chat-message').count()).toBe(2));
     await saveScreenshot(carol.page, 'room-phone-chat');
   });

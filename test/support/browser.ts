@@ -303,3 +303,11 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Clicks the toolbar button `testId`; at phone width, where the middle buttons fold into "More", through that menu. */
+export async function clickTool(page: Page, testId: string): Promise<void> {
+  const button = page.getByTestId(testId);
+  if (await button.isVisible()) return button.click();
+  await page.getByTestId('more').click();
+  await page.getByTestId(`more-${testId}`).click();
+}
