@@ -137,6 +137,22 @@ describe('live captions', () => {
     expect(bad).toBe('validation_failed');
   });
 
+  it('are on from the first join in a meeting with settings.captions, and a host can still turn them off', async () => {
+    const m = seedMeeting(t, { settings: { captions: true } });
+    expect(t.services.meetings.find(principalIn(t, t.org.id), m.id).captions).toBe(1);
+    const host = await joined(m, 'Hilda Host', true);
+    expect(host.state.captions).toBe(true);
+    expect(captions().isOn(m.id)).toBe(true);
+    const guest = await joined(m, 'Guest');
+    expect(guest.state.captions).toBe(true);
+    await host.call('setCaptions', { on: false });
+    expect(guest.seen('captions')).toEqual([{ active: false }]);
+    expect(captions().isOn(m.id)).toBe(false);
+    // Off by default.
+    const plain = seedMeeting(t);
+    expect((await joined(plain, 'Hilda Host', true)).state.captions).toBe(false);
+  });
+
   it('starts recognizing a microphone that starts after captions are on, and stops when the room closes', async () => {
     const m = seedMeeting(t);
     const host = await joined(m, 'Hilda Host', true);

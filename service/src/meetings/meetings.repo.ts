@@ -20,6 +20,8 @@ export interface MeetingRow {
   transcription_auto: 0 | 1;
   /** The layout of the recording's composite. */
   recording_layout: 'active_speaker' | 'grid';
+  /** Live captions are on from the start. */
+  captions: 0 | 1;
   /** Guests may join this many minutes before scheduled_at; hosts always may. */
   join_before_start_minutes: number;
   status: MeetingStatus;
@@ -44,6 +46,7 @@ export type MeetingChanges = Partial<
     | 'waiting_room'
     | 'transcription_auto'
     | 'recording_layout'
+    | 'captions'
     | 'join_before_start_minutes'
     | 'status'
     | 'started_at'
@@ -69,10 +72,10 @@ export class MeetingsRepo {
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO meetings (id, organization_id, code, title, kind, slug,
-      scheduled_at, scheduled_at_ms, duration_minutes, time_zone, waiting_room, transcription_auto, recording_layout, join_before_start_minutes, status,
+      scheduled_at, scheduled_at_ms, duration_minutes, time_zone, waiting_room, transcription_auto, recording_layout, captions, join_before_start_minutes, status,
       created_at, updated_at, started_at, ended_at)
       VALUES (@id, @organization_id, @code, @title, @kind, @slug, @scheduled_at, @scheduled_at_ms,
-      @duration_minutes, @time_zone, @waiting_room, @transcription_auto, @recording_layout, @join_before_start_minutes, @status, @created_at, @updated_at,
+      @duration_minutes, @time_zone, @waiting_room, @transcription_auto, @recording_layout, @captions, @join_before_start_minutes, @status, @created_at, @updated_at,
       @started_at, @ended_at)`);
     const inOrgs = 'organization_id IN (SELECT value FROM json_each(?))';
     this.byId = db.prepare<[string, string], MeetingRow>(`SELECT * FROM meetings WHERE id = ? AND ${inOrgs}`);

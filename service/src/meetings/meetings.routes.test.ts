@@ -48,6 +48,7 @@ describe('meetings API', () => {
       transcription_auto: false,
       join_before_start_minutes: 10,
       recording_layout: 'active_speaker',
+      captions: false,
     });
   });
 

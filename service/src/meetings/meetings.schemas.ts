@@ -15,6 +15,11 @@ const settings: JsonSchema = {
       description:
         "The recording's composite MP4: the active speaker on stage (default), or every participant in a grid; a screen share is on stage while shared in both.",
     },
+    captions: {
+      type: 'boolean',
+      description:
+        'Live captions (speech-to-text on the service, offline) are on from the start; a host can turn them off or on in the room.',
+    },
     join_before_start_minutes: {
       type: 'integer',
       minimum: 0,
@@ -76,6 +81,7 @@ export interface CreateMeetingInput {
     transcription_auto?: boolean;
     join_before_start_minutes?: number;
     recording_layout?: 'active_speaker' | 'grid';
+    captions?: boolean;
   };
   kind?: 'meeting' | 'webinar';
   slug?: string;
@@ -112,6 +118,7 @@ export interface UpdateMeetingInput {
     transcription_auto?: boolean;
     join_before_start_minutes?: number;
     recording_layout?: 'active_speaker' | 'grid';
+    captions?: boolean;
   };
   status?: 'ended';
 }
@@ -155,12 +162,13 @@ export const meetingSchema: JsonSchema = {
     },
     settings: {
       type: 'object',
-      required: ['waiting_room', 'transcription_auto', 'join_before_start_minutes', 'recording_layout'],
+      required: ['waiting_room', 'transcription_auto', 'join_before_start_minutes', 'recording_layout', 'captions'],
       properties: {
         waiting_room: { type: 'boolean' },
         transcription_auto: { type: 'boolean' },
         join_before_start_minutes: { type: 'integer', description: 'Guests may join this many minutes before scheduled_at.' },
         recording_layout: { type: 'string', enum: ['active_speaker', 'grid'] },
+        captions: { type: 'boolean', description: 'Live captions are on from the start.' },
       },
     },
     status: { type: 'string', enum: ['scheduled', 'live', 'ended', 'cancelled'] },

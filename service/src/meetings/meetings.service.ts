@@ -18,7 +18,13 @@ export interface Meeting {
   scheduled_at: string;
   duration_minutes: number;
   time_zone: string | null;
-  settings: { waiting_room: boolean; transcription_auto: boolean; join_before_start_minutes: number; recording_layout: 'active_speaker' | 'grid' };
+  settings: {
+    waiting_room: boolean;
+    transcription_auto: boolean;
+    join_before_start_minutes: number;
+    recording_layout: 'active_speaker' | 'grid';
+    captions: boolean;
+  };
   status: MeetingStatus;
   join_url: string;
   organization_id: string;
@@ -91,6 +97,7 @@ export class MeetingsService {
       waiting_room: input.settings?.waiting_room ? 1 : 0,
       transcription_auto: input.settings?.transcription_auto ? 1 : 0,
       recording_layout: input.settings?.recording_layout ?? 'active_speaker',
+      captions: input.settings?.captions ? 1 : 0,
       join_before_start_minutes: input.settings?.join_before_start_minutes ?? JOIN_BEFORE_START.defaultMinutes,
       status: 'scheduled',
       created_at: isoAt(now),
@@ -171,6 +178,7 @@ export class MeetingsService {
       changes.transcription_auto = input.settings.transcription_auto ? 1 : 0;
     }
     if (input.settings?.recording_layout !== undefined) changes.recording_layout = input.settings.recording_layout;
+    if (input.settings?.captions !== undefined) changes.captions = input.settings.captions ? 1 : 0;
     if (input.settings?.join_before_start_minutes !== undefined) {
       changes.join_before_start_minutes = input.settings.join_before_start_minutes;
     }
@@ -270,6 +278,7 @@ export class MeetingsService {
         transcription_auto: row.transcription_auto === 1,
         join_before_start_minutes: row.join_before_start_minutes,
         recording_layout: row.recording_layout,
+        captions: row.captions === 1,
       },
       status: row.status,
       join_url: `${this.baseUrl}/m/${row.code}`,

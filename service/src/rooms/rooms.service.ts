@@ -157,6 +157,7 @@ export class RoomsService {
     room.admit(peer);
     room.controls.remember(peer.admission.identity);
     if (goesLive && meeting.transcription_auto === 1) this.recordAutomatically(room);
+    if (meeting.captions === 1 && room.joined().length === 1) this.captionAutomatically(room);
     return { status: 'joined', state: this.stateFor(room, peer) };
   }
 
@@ -342,6 +343,15 @@ export class RoomsService {
       this.recordings.start(room);
     } catch (error) {
       this.logger.warn('automatic recording could not start', { meeting_id: room.meeting.id, error: String(error) });
+    }
+  }
+
+  /** A meeting with `settings.captions`: captions come on when its room's first person joins. */
+  private captionAutomatically(room: Room): void {
+    try {
+      this.captions?.set(room, true);
+    } catch (error) {
+      this.logger.warn('live captions could not start', { meeting_id: room.meeting.id, error: String(error) });
     }
   }
 
