@@ -153,6 +153,16 @@ describe('live captions', () => {
     expect((await joined(plain, 'Hilda Host', true)).state.captions).toBe(false);
   });
 
+  it('go off, and everyone is told, when the room loses its media (a worker died)', async () => {
+    const m = seedMeeting(t);
+    const host = await joined(m, 'Hilda Host', true);
+    await host.call('setCaptions', { on: true });
+    const lost = media.created.at(-1) as FakeRoomMedia;
+    media.loseWorker(lost);
+    expect(captions().isOn(m.id)).toBe(false);
+    expect(host.seen('captions')).toEqual([{ active: true }, { active: false }]);
+  });
+
   it('starts recognizing a microphone that starts after captions are on, and stops when the room closes', async () => {
     const m = seedMeeting(t);
     const host = await joined(m, 'Hilda Host', true);

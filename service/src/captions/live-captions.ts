@@ -77,7 +77,12 @@ export class LiveCaptions implements RoomCaptions {
       for (const recognizer of recognizers.values()) recognizer.cutter.tick(now);
     }, TICK_MS);
     this.rooms.set(meetingId, { room, tapping, recognizers, ticker });
-    tapping.onClosed(() => this.stop(meetingId));
+    // The room's media closed: the room closed, or its worker died and the room moved to new media (captions end; a host turns them on again).
+    tapping.onClosed(() => {
+      if (this.rooms.get(meetingId)?.tapping !== tapping) return;
+      this.stop(meetingId);
+      if (!room.closed) room.broadcast('captions', { active: false });
+    });
     room.broadcast('captions', { active: true });
     this.deps.logger.info('live captions on', { meeting_id: meetingId, engine: this.deps.engine.name });
   }
