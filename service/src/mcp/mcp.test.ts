@@ -83,7 +83,10 @@ describe('MCP endpoint through the official SDK client', () => {
   it.each([
     { scopes: ['meetings:read', 'meetings:write', 'transcripts:read'] as Scope[], tools: MCP_TOOL_NAMES },
     { scopes: ['meetings:read'] as Scope[], tools: ['list_meetings', 'get_meeting', 'list_participants'] },
-    { scopes: ['transcripts:read'] as Scope[], tools: ['get_transcript', 'get_live_transcript', 'get_summary', 'search_content', 'ask_meetings', 'list_tasks'] },
+    {
+      scopes: ['transcripts:read'] as Scope[],
+      tools: ['get_transcript', 'get_live_transcript', 'get_summary', 'search_content', 'ask_meetings', 'list_tasks'],
+    },
     { scopes: ['meetings:write'] as Scope[], tools: ['create_meeting', 'schedule_meeting'] },
     { scopes: ['recordings:read', 'webhooks:write'] as Scope[], tools: [] },
   ])('tools/list with $scopes shows exactly $tools', async ({ scopes, tools }) => {
