@@ -52,6 +52,12 @@ function bridgeEvents(session: RoomSession, events: RoomEvents, code: string): v
     last[kind] = on;
     events.emit('media', { kind, on });
   });
+  let breakout: { id: string; name: string } | null = null;
+  session.events.on('breakoutMoved', ({ room }) => {
+    if (breakout) events.emit('breakout', { action: 'left', room: breakout });
+    if (room) events.emit('breakout', { action: 'joined', room });
+    breakout = room;
+  });
   session.events.on('poll', ({ change, poll }) => {
     if (change === 'pollResults') return;
     const options = poll.options.map(({ id, text, votes }) => ({ id, text, votes }));

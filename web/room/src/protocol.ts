@@ -29,3 +29,5 @@ export type {
 export { REACTIONS, ROOM_LIMITS } from '../../../service/src/rooms/room.protocol';
 export type { NewPoll, RoomPoll } from '../../../service/src/polls/polls.protocol';
 export { POLL_LIMITS } from '../../../service/src/polls/polls.protocol';
+export type { BreakoutMove, BreakoutState } from '../../../service/src/breakouts/breakouts.protocol';
+export { BREAKOUT_LIMITS } from '../../../service/src/breakouts/breakouts.protocol';

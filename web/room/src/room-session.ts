@@ -3,6 +3,7 @@ import { CredentialError, requestCredential } from './http-api';
 import { t } from './i18n';
 import { MediaLink } from './media-link';
 import type {
+  BreakoutMove,
   ChatMessage,
   CredentialRequest,
   JoinCredential,
@@ -164,9 +165,20 @@ export class RoomSession {
     return this.media.receiveStats(this.selfId);
   }
 
+  /** Moves into a breakout room, or back to the main room (`null`): media is set up again on that room's router. */
+  async moveToBreakout(room: string | null): Promise<void> {
+    await this.changeRoom(await this.request('moveToBreakout', { room }));
+  }
+
   /** Sends one signalling request (features call their own methods with it: polls, breakout rooms). */
   call<M extends RoomMethod>(method: M, data: RoomMethods[M]['data']): Promise<RoomMethods[M]['result']> {
     return this.request(method, data);
+  }
+
+  private async changeRoom(move: BreakoutMove): Promise<void> {
+    await this.media.load(move.rtpCapabilities);
+    this.enter(move.state as RoomState);
+    this.events.emit('breakoutMoved', { room: move.room });
   }
 
   private setPhase(phase: SessionPhase): void {
@@ -269,6 +281,13 @@ export class RoomSession {
         return;
       case 'caption':
         this.events.emit('caption', n.data);
+        return;
+      case 'breakouts':
+      case 'breakoutMessage':
+        this.events.emit(n.notification, n.data as never);
+        return;
+      case 'breakoutMoved':
+        void this.changeRoom(n.data).catch((err) => this.events.emit('notice', { message: String(err) }));
         return;
       case 'pollOpened':
       case 'pollResults':

@@ -51,6 +51,12 @@ export interface SessionEventMap {
   captions: { active: boolean };
   /** A live caption (while captions are on). */
   caption: Caption;
+  /** The breakout rooms changed. */
+  breakouts: RoomNotifications['breakouts'];
+  /** A host's message to every breakout room. */
+  breakoutMessage: RoomNotifications['breakoutMessage'];
+  /** This page moved into a breakout room (`room`) or back to the main room (`null`). */
+  breakoutMoved: { room: { id: string; name: string } | null };
   /** A poll opened, its live results changed (hosts), or it closed. */
   poll: { change: 'pollOpened' | 'pollResults' | 'pollClosed'; poll: RoomPoll };
   /** Raised hands changed (first raised first). */

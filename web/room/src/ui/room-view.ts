@@ -7,6 +7,7 @@ import * as moderation from '../features/moderation/moderation';
 import { Panels } from '../features/panels';
 import * as people from '../features/people/people';
 import * as polls from '../features/polls/polls';
+import * as breakouts from '../features/breakouts/breakouts';
 import * as reactions from '../features/reactions/reactions';
 import * as recording from '../features/recording/recording';
 import * as settings from '../features/settings/settings';
@@ -94,6 +95,7 @@ export function roomView(session: RoomSession, hooks: RoomViewHooks): RoomView {
   cleanup.add(recording.mount(session, slot));
   cleanup.add(captions.mount(session, slot));
   cleanup.add(polls.mount(session, slot));
+  cleanup.add(breakouts.mount(session, slot));
 
   function renderCount(): void {
     const count = session.state?.participantCount ?? 0;

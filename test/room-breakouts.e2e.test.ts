@@ -1,0 +1,160 @@
+import type { Page } from 'playwright-core';
+import { call } from './support/service-process';
+import {
+  createMeeting,
+  hostLink,
+  joinRoom,
+  pollUntil,
+  receiveStats,
+  roomUrl,
+  saveScreenshot,
+  waitForCount,
+  waitForMediaFlowing,
+} from './support/browser';
+import { roomSuite } from './support/room-suite';
+
+jest.setTimeout(180_000);
+
+const PHONE = { width: 390, height: 844 };
+
+/** Switches the colour scheme and waits for the page's transitions to finish, so a screenshot shows the final colours. */
+async function scheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction(
+    () => (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations().length === 0,
+  );
+}
+
+/** Opens the breakout rooms panel (through "More" at phone width). */
+async function openBreakouts(page: Page): Promise<void> {
+  const button = page.getByTestId('open-breakouts');
+  if ((await button.getAttribute('aria-expanded')) === 'true') return;
+  if (await button.isVisible()) await button.click();
+  else {
+    await page.getByTestId('more').click();
+    await page.getByTestId('more-open-breakouts').click();
+  }
+  await page.getByTestId('breakouts-panel').waitFor();
+}
+
+/** The names on the tiles of a page, sorted. */
+async function tileNames(page: Page): Promise<string[]> {
+  const labels = await page.locator('[data-testid=tile] .tile-name').allTextContents();
+  return labels.map((l) => l.replace(/\s*\(.*\)\s*$/, '').trim()).sort();
+}
+
+/** Waits until the page's tiles show exactly `names`. */
+async function waitForTiles(page: Page, names: string[]): Promise<void> {
+  const expected = JSON.stringify([...names].sort());
+  let shown: string[] = [];
+  await pollUntil(
+    () => `tiles ${JSON.stringify(shown)}, expected ${expected}`,
+    async () => {
+      shown = await tileNames(page);
+      return JSON.stringify(shown) === expected;
+    },
+    20_000,
+  );
+}
+
+/** Waits for media on a receive transport other than the one the page had before (the page moved to another router). */
+async function mediaAfterMove(page: Page, before: string | null): Promise<void> {
+  await waitForMediaFlowing(page, { frames: 5, sinceTransport: before ?? undefined, timeoutMs: 30_000 });
+}
+
+describe('breakout rooms in the room page, host and two guests through the real SFU', () => {
+  const suite = roomSuite();
+
+  it('the host prepares two rooms, assigns one guest to each and opens them; guests move with one click, see only their room; closing brings everyone back after the countdown', async () => {
+    const meeting = await createMeeting(suite.svc.url, suite.key, { title: 'Workshop' });
+    const host = await suite.open(await hostLink(suite.svc.url, suite.key, meeting.id, 'Hana Host'));
+    expect(await joinRoom(host.page)).toBe('room');
+    const ann = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Ann Guest' }));
+    expect(await joinRoom(ann.page)).toBe('room');
+    const bob = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Bob Guest' }), PHONE);
+    expect(await joinRoom(bob.page)).toBe('room');
+    for (const p of [host, ann, bob]) await waitForCount(p.page, '[data-testid=tile]', 3);
+    await waitForMediaFlowing(ann.page);
+
+    // Guests have no breakout rooms button until they are assigned.
+    expect(await ann.page.getByTestId('open-breakouts').isHidden()).toBe(true);
+    await openBreakouts(host.page);
+    await host.page.getByTestId('breakout-count').fill('2');
+    await host.page.getByTestId('breakout-create').click();
+    await host.page.getByTestId('breakout-room').nth(1).waitFor();
+    await host.page.locator('[data-testid=breakout-assign][data-name="Ann Guest"]').selectOption({ label: 'Room 1' });
+    await host.page.locator('[data-testid=breakout-room]').first().getByText('Ann Guest').waitFor();
+    await host.page.locator('[data-testid=breakout-assign][data-name="Bob Guest"]').selectOption({ label: 'Room 2' });
+    await host.page.locator('[data-testid=breakout-room]').nth(1).getByText('Bob Guest').waitFor();
+    await saveScreenshot(host.page, 'room-breakouts-host-prepare');
+    await host.page.getByTestId('breakout-open').click();
+    await host.page.getByTestId('breakout-close').waitFor();
+
+    // One click each: the page leaves the main router for its breakout room's.
+    const annBefore = (await receiveStats(ann.page)).transportId;
+    await ann.page.getByTestId('breakout-join').click();
+    await ann.page.getByTestId('breakout-current').filter({ hasText: 'Room 1' }).waitFor();
+    await bob.page.getByTestId('breakout-join').click();
+    await bob.page.getByTestId('breakout-current').filter({ hasText: 'Room 2' }).waitFor();
+    await waitForTiles(ann.page, ['Ann Guest']);
+    await waitForTiles(bob.page, ['Bob Guest']);
+    await waitForTiles(host.page, ['Hana Host']);
+    await saveScreenshot(bob.page, 'room-phone-breakout-alone');
+
+    // The host visits Room 1: Ann sees (and receives) only the host.
+    await host.page.locator('[data-testid=breakout-room]').first().getByTestId('breakout-enter').click();
+    await waitForTiles(ann.page, ['Ann Guest', 'Hana Host']);
+    await waitForTiles(host.page, ['Ann Guest', 'Hana Host']);
+    await mediaAfterMove(ann.page, annBefore).catch((err) => {
+      throw new Error(`${String(err)}\nbefore ${annBefore}\n${ann.logs.filter((l) => /Transport|Breakout|consum/i.test(l)).join('\n')}`);
+    });
+    expect(await tileNames(bob.page)).toEqual(['Bob Guest']);
+    await saveScreenshot(ann.page, 'room-breakout-visited');
+    await openBreakouts(host.page);
+    await saveScreenshot(host.page, 'room-breakouts-host-open');
+    await scheme(host.page, 'dark');
+    await saveScreenshot(host.page, 'room-breakouts-host-open-dark');
+    await scheme(host.page, 'light');
+
+    // A message to every room, then on to Room 2.
+    await host.page.getByTestId('breakout-message').fill('Five minutes left');
+    await host.page.getByTestId('breakout-broadcast').click();
+    await bob.page.getByTestId('breakout-message-toast').filter({ hasText: 'Five minutes left' }).waitFor();
+    await host.page.locator('[data-testid=breakout-room]').nth(1).getByTestId('breakout-enter').click();
+    await waitForTiles(bob.page, ['Bob Guest', 'Hana Host']);
+    await waitForTiles(ann.page, ['Ann Guest']);
+    // Bob stays on his breakout room's transport; the host's media arrives on it.
+    await waitForMediaFlowing(bob.page, { frames: 5, timeoutMs: 30_000 });
+    await scheme(bob.page, 'dark');
+    await saveScreenshot(bob.page, 'room-phone-breakout-visited-dark');
+
+    // Close all: everyone is told the countdown, then all are back in the main room and see each other.
+    await host.page.getByTestId('breakout-close').click();
+    await ann.page.getByTestId('breakout-countdown').waitFor();
+    await saveScreenshot(ann.page, 'room-breakout-closing');
+    await scheme(ann.page, 'dark');
+    await saveScreenshot(ann.page, 'room-breakout-closing-dark');
+    const closingStarted = Date.now();
+    const annInBreakout = (await receiveStats(ann.page)).transportId;
+    for (const p of [host, ann, bob]) {
+      await p.page.getByTestId('breakout-countdown').waitFor({ state: 'detached', timeout: 45_000 });
+      await waitForTiles(p.page, ['Ann Guest', 'Bob Guest', 'Hana Host']);
+    }
+    expect(Date.now() - closingStarted).toBeGreaterThan(25_000);
+    await mediaAfterMove(ann.page, annInBreakout);
+    expect(await ann.page.getByTestId('breakout-current').count()).toBe(0);
+
+    const listed = await call(suite.svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/breakout-rooms`, suite.key);
+    expect(listed.status).toBe(200);
+    expect(
+      listed.body.data.map((r: { name: string; status: string; participants: { name: string }[] }) => [
+        r.name,
+        r.status,
+        r.participants.map((p) => p.name),
+      ]),
+    ).toEqual([
+      ['Room 1', 'closed', ['Ann Guest']],
+      ['Room 2', 'closed', ['Bob Guest']],
+    ]);
+  });
+});
