@@ -111,6 +111,7 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     await duration.fill('45');
     await form.getByLabel(/Waiting room/).check();
     await form.getByLabel(/transcribe automatically/).check();
+    await form.getByLabel(/Live captions on from the start/).check();
     await form.getByLabel('Guests may join').fill('30');
     await form.getByRole('button', { name: 'Create meeting' }).click();
     await page.getByRole('heading', { name: 'Board review' }).waitFor();
@@ -119,7 +120,7 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
       scheduled_at: '2027-01-15T10:30:00+09:00',
       time_zone: 'Asia/Tokyo',
       duration_minutes: 45,
-      settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 30 },
+      settings: { waiting_room: true, transcription_auto: true, captions: true, join_before_start_minutes: 30 },
       status: 'scheduled',
     });
 

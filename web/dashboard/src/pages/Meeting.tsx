@@ -6,6 +6,7 @@ import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction
 import { Embedding } from './MeetingEmbedding';
 import { Participants, Recordings, Registrations } from './MeetingLists';
 import { MeetingPolls } from './MeetingPolls';
+import { MeetingBreakouts } from './MeetingBreakouts';
 import { SummaryView, TranscriptView, type Processing } from './MeetingProcessing';
 import { STATUS_TONE } from './meeting-types';
 import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
@@ -91,7 +92,7 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
             <dt>Settings</dt>
             <dd>
               Waiting room {m.settings.waiting_room ? 'on' : 'off'}; automatic recording and transcript{' '}
-              {m.settings.transcription_auto ? 'on' : 'off'}
+              {m.settings.transcription_auto ? 'on' : 'off'}; live captions {m.settings.captions ? 'on from the start' : 'off'}
               {typeof m.settings.join_before_start_minutes === 'number' &&
                 `; guests may join ${m.settings.join_before_start_minutes} minutes before the start`}
             </dd>
@@ -115,6 +116,7 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
       </div>
       <ErrorNotice error={processing.error} />
       <MeetingPolls meetingId={m.id} live={m.status === 'live'} />
+      <MeetingBreakouts meetingId={m.id} live={m.status === 'live'} />
       {m.kind === 'webinar' && <Registrations meetingId={m.id} />}
     </>
   );

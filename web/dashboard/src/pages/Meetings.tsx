@@ -137,6 +137,7 @@ const FIELDS = [
   'slug',
   'settings.waiting_room',
   'settings.transcription_auto',
+  'settings.captions',
   'settings.join_before_start_minutes',
 ] as const;
 
@@ -174,6 +175,7 @@ export function MeetingForm({
   const [duration, setDuration] = useState(String(meeting?.duration_minutes ?? 60));
   const [waitingRoom, setWaitingRoom] = useState(meeting?.settings.waiting_room ?? false);
   const [autoTranscribe, setAutoTranscribe] = useState(meeting?.settings.transcription_auto ?? false);
+  const [captions, setCaptions] = useState(meeting?.settings.captions ?? false);
   const [joinEarly, setJoinEarly] = useState(String(meeting?.settings.join_before_start_minutes ?? 10));
   const [slug, setSlug] = useState('');
   const [org, setOrg] = useState(session.organizations[0]?.id ?? '');
@@ -201,7 +203,12 @@ export function MeetingForm({
             scheduled_at: date && time ? zonedDateTime(date, time, zone) : `${date}T${time}`,
             time_zone: zone,
             duration_minutes: numberOrText(duration),
-            settings: { waiting_room: waitingRoom, transcription_auto: autoTranscribe, join_before_start_minutes: numberOrText(joinEarly) },
+            settings: {
+              waiting_room: waitingRoom,
+              transcription_auto: autoTranscribe,
+              captions,
+              join_before_start_minutes: numberOrText(joinEarly),
+            },
           };
           if (!meeting) {
             body.organization_id = org || undefined;
@@ -284,6 +291,10 @@ export function MeetingForm({
         <label className="check">
           <input type="checkbox" checked={autoTranscribe} onChange={(e) => setAutoTranscribe(e.target.checked)} />
           Record and transcribe automatically when it starts
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={captions} onChange={(e) => setCaptions(e.target.checked)} />
+          Live captions on from the start (speech-to-text on this server)
         </label>
         <label className="inline-number">
           Guests may join
