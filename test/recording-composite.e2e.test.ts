@@ -40,16 +40,27 @@ const MODEL = '/usr/share/pocketsphinx/model/en-us';
 
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
 
-/** The speaker's words as a 48 kHz wav for Chromium's fake microphone: speech, then as long a silence (the other's turn). */
-function fakeMicrophone(dir: string, speaker: typeof ALICE): string {
-  const raw = path.join(dir, `${speaker.voice}-raw.wav`);
-  execFileSync('flite', ['-voice', speaker.voice, '-t', speaker.text, '-o', raw]);
-  const wav = path.join(dir, `${speaker.voice}.wav`);
-  const seconds = Number(
-    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', raw], { encoding: 'utf8' }),
-  );
-  ffmpeg('-i', raw, '-af', `aresample=48000,apad=whole_dur=${(2 * seconds + 1).toFixed(2)}`, '-ac', '1', wav);
-  return wav;
+/** The speakers' words as 48 kHz wavs for Chromium's fake microphones, taking turns in one loop of the same length. */
+function fakeMicrophones(dir: string, speakers: (typeof ALICE)[]): string[] {
+  const raws = speakers.map((speaker) => {
+    const raw = path.join(dir, `${speaker.voice}-raw.wav`);
+    execFileSync('flite', ['-voice', speaker.voice, '-t', speaker.text, '-o', raw]);
+    return raw;
+  });
+  const turn =
+    Math.max(
+      ...raws.map((raw) =>
+        Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', raw], { encoding: 'utf8' })),
+      ),
+    ) + 3;
+  // Each speaks in their own turn of the loop, with 3 s to spare: pages that open their microphones within a
+  // couple of seconds of each other do not talk over each other.
+  return raws.map((raw, n) => {
+    const wav = path.join(dir, `mic-${n}.wav`);
+    const delay = Math.round(n * turn * 1000);
+    ffmpeg('-i', raw, '-af', `aresample=48000,adelay=${delay},apad=whole_dur=${(speakers.length * turn).toFixed(2)}`, '-ac', '1', wav);
+    return wav;
+  });
 }
 
 /** A camera of one plain colour as a y4m file for Chromium's fake camera. */
@@ -98,8 +109,9 @@ describe('a two-person meeting recorded in Chromium becomes one composite MP4 an
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-composite-e2e-'));
     fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    const fakes = [ALICE, BOB].map((s) => [
-      `--use-file-for-fake-audio-capture=${fakeMicrophone(workDir, s)}`,
+    const microphones = fakeMicrophones(workDir, [ALICE, BOB]);
+    const fakes = [ALICE, BOB].map((s, n) => [
+      `--use-file-for-fake-audio-capture=${microphones[n]}`,
       `--use-file-for-fake-video-capture=${fakeCamera(workDir, s.colour)}`,
     ]);
     dataDir = tempDataDir();
@@ -129,12 +141,14 @@ describe('a two-person meeting recorded in Chromium becomes one composite MP4 an
 
   it('two voices, two cameras and a late screen share: one audio and one video stream, both voices heard, the share on stage, plays in <video>', async () => {
     const meeting = await createMeeting(svc.url, key, { title: 'Composite', settings: { recording_layout: 'active_speaker' } });
-    const alice = await openPage(browsers[0]!, await hostLink(svc.url, key, meeting.id, ALICE.name));
-    pages.push(alice);
-    expect(await joinRoom(alice.page)).toBe('room');
-    const bob = await openPage(browsers[1]!, roomUrl(svc.url, meeting.code, { name: BOB.name }));
-    pages.push(bob);
-    expect(await joinRoom(bob.page)).toBe('room');
+    // Both open and join at the same time, so that their fake microphones' loops start together.
+    const aliceLink = await hostLink(svc.url, key, meeting.id, ALICE.name);
+    const [alice, bob] = await Promise.all([
+      openPage(browsers[0]!, aliceLink),
+      openPage(browsers[1]!, roomUrl(svc.url, meeting.code, { name: BOB.name })),
+    ]);
+    pages.push(alice, bob);
+    expect(await Promise.all([joinRoom(alice.page), joinRoom(bob.page)])).toEqual(['room', 'room']);
     for (const p of [alice, bob]) {
       await pollUntil(
         () => 'both pages to send microphone and camera',
