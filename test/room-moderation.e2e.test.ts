@@ -10,6 +10,7 @@ import {
   openPage,
   peerIdOf,
   pollUntil,
+  receiveStats,
   roomServiceEnv,
   roomUrl,
   saveScreenshot,
@@ -198,6 +199,26 @@ describe('hands, reactions and moderation in Chromium through the real SFU', () 
     expect(await ann.page.getByTestId('toggle-microphone').getAttribute('aria-pressed')).toBe('true');
     await ann.page.getByTestId('accept-unmute').click();
     await eventually(async () => expect(await annMicOnBobsTile.isHidden()).toBe(true));
+
+    // Mute all, measured at the SFU's output: the host's page stops receiving audio (Ann and Bob are paused at the
+    // service), and receives it again once Ann unmutes herself.
+    const audioBytes = async () => (await receiveStats(host.page)).audio.bytesReceived;
+    await host.page.getByTestId('mute-all').click();
+    await bob.page.getByTestId('muted-by-host').waitFor({ timeout: 10_000 });
+    let previous = -1;
+    const silentAt = await pollUntil(
+      'no more audio bytes reaching the host',
+      async () => {
+        const now = await audioBytes();
+        const still = now === previous;
+        previous = now;
+        return still && now;
+      },
+      15_000,
+      1_000,
+    );
+    await ann.page.getByTestId('toggle-microphone').click();
+    await pollUntil('audio reaching the host again', async () => (await audioBytes()) > silentAt + 1_000, 15_000, 250);
 
     // Screen sharing disallowed for guests: Bob's share button is refused (disabled); the host's is not.
     await host.page.getByTestId('allow-screen').uncheck();
