@@ -89,6 +89,9 @@ describe('live captions', () => {
     const tap = roomMedia.tappings[0]!.taps[0]!;
     expect(tap.owner?.name).toBe('Grace Hopper');
     expect(captions().speakers(m.id)).toBe(1);
+    // A quiet microphone runs no engine; speech starts one.
+    tap.push(Buffer.alloc(32_000));
+    expect(captions().runningEngines(m.id)).toBe(0);
 
     const pcm = speech('Grace will write the release notes by Thursday.');
     // At real pace (20 ms chunks) would take seconds; the recognizer only needs the order, the cutter the frame loudness.
@@ -105,6 +108,7 @@ describe('live captions', () => {
     expect(heard[0]).toMatchObject({ speaker: 'Grace Hopper', participant_id: grace.session.peer.participantId, final: true });
     expect(heard.map((c) => c.text).join(' ')).toMatch(/grace will write the release notes by thursday/);
     expect(grace.seen('caption').length).toBe(host.seen('caption').length);
+    expect(captions().runningEngines(m.id)).toBe(1);
 
     const result = await client.callTool({ name: 'get_live_transcript', arguments: { meeting: m.code } });
     expect(result.isError).toBeFalsy();

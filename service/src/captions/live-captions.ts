@@ -5,6 +5,7 @@ import type { Caption } from '../rooms/room.protocol';
 import { isoAt, type Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { IdleClosingStream, type IdleOptions } from './idle-stream';
 import { LiveTranscripts, type LiveTranscriptLimits } from './live-transcript';
 import { PocketsphinxStreaming } from './pocketsphinx-stream';
 import type { StreamingSpeechToText } from './speech-stream';
@@ -18,6 +19,8 @@ export interface LiveCaptionsDeps {
   logger: Logger;
   /** Where utterances end (defaults suit pocketsphinx). */
   cutter?: CutterOptions;
+  /** When a speaker's engine stops for lack of speech. */
+  idle?: IdleOptions;
   transcripts?: LiveTranscriptLimits;
 }
 
@@ -28,7 +31,7 @@ const TICK_MS = 100;
 interface Recognizer {
   tap: MicrophoneTap;
   cutter: UtteranceCutter;
-  close(): void;
+  speech: IdleClosingStream;
 }
 
 /** Captions of one room while they are on. */
@@ -74,7 +77,10 @@ export class LiveCaptions implements RoomCaptions {
     }
     const ticker = setInterval(() => {
       const now = this.deps.clock.now();
-      for (const recognizer of recognizers.values()) recognizer.cutter.tick(now);
+      for (const { cutter, speech } of recognizers.values()) {
+        cutter.tick(now);
+        speech.tick(now, cutter.speaking);
+      }
     }, TICK_MS);
     this.rooms.set(meetingId, { room, tapping, recognizers, ticker });
     // The room's media closed: the room closed, or its worker died and the room moved to new media (captions end; a host turns them on again).
@@ -100,6 +106,11 @@ export class LiveCaptions implements RoomCaptions {
     return this.rooms.get(meetingId)?.recognizers.size ?? 0;
   }
 
+  /** Of those, the ones whose engine runs now (the speaker spoke in the last `idleMs`). */
+  runningEngines(meetingId: string): number {
+    return [...(this.rooms.get(meetingId)?.recognizers.values() ?? [])].filter((r) => r.speech.open).length;
+  }
+
   /** Stops captions everywhere (the service stops). */
   stopAll(): void {
     for (const meetingId of [...this.rooms.keys()]) this.stop(meetingId);
@@ -111,13 +122,16 @@ export class LiveCaptions implements RoomCaptions {
     this.rooms.delete(meetingId);
     clearInterval(captioned.ticker);
     captioned.tapping.stop();
-    for (const recognizer of captioned.recognizers.values()) recognizer.close();
+    for (const recognizer of captioned.recognizers.values()) recognizer.speech.close();
     this.deps.logger.info('live captions off', { meeting_id: meetingId });
   }
 
   private recognize(room: Room, tap: MicrophoneTap): Recognizer {
-    const stream = this.deps.engine.open();
-    const cutter = new UtteranceCutter({ audio: (pcm) => stream.write(pcm), end: () => stream.endUtterance() }, this.deps.cutter);
+    const stream = new IdleClosingStream(this.deps.engine, this.deps.idle);
+    const cutter: UtteranceCutter = new UtteranceCutter(
+      { audio: (pcm) => stream.write(pcm, cutter.speaking, this.deps.clock.now()), end: () => stream.endUtterance() },
+      this.deps.cutter,
+    );
     tap.onPcm((pcm) => cutter.push(pcm, this.deps.clock.now()));
     stream.onText(({ text, final }) => {
       const caption: Caption = {
@@ -133,7 +147,7 @@ export class LiveCaptions implements RoomCaptions {
     stream.onFailure((error) =>
       this.deps.logger.warn('live captions stopped for a microphone', { meeting_id: room.meeting.id, error: error.message }),
     );
-    const recognizer: Recognizer = { tap, cutter, close: () => stream.close() };
+    const recognizer: Recognizer = { tap, cutter, speech: stream };
     tap.onEnd(() => {
       stream.close();
       const captioned = this.rooms.get(room.meeting.id);
