@@ -11,19 +11,12 @@ import {
   waitForCount,
   waitForMediaFlowing,
 } from './support/browser';
+import { ownerDashboard, settledScheme } from './support/owner-dashboard';
 import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(180_000);
 
 const PHONE = { width: 390, height: 844 };
-
-/** Switches the colour scheme and waits for the page's transitions to finish, so a screenshot shows the final colours. */
-async function scheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme });
-  await page.waitForFunction(
-    () => (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations().length === 0,
-  );
-}
 
 /** Opens the breakout rooms panel (through "More" at phone width). */
 async function openBreakouts(page: Page): Promise<void> {
@@ -112,9 +105,9 @@ describe('breakout rooms in the room page, host and two guests through the real 
     await saveScreenshot(ann.page, 'room-breakout-visited');
     await openBreakouts(host.page);
     await saveScreenshot(host.page, 'room-breakouts-host-open');
-    await scheme(host.page, 'dark');
+    await settledScheme(host.page, 'dark');
     await saveScreenshot(host.page, 'room-breakouts-host-open-dark');
-    await scheme(host.page, 'light');
+    await settledScheme(host.page, 'light');
 
     // A message to every room, then on to Room 2.
     await host.page.getByTestId('breakout-message').fill('Five minutes left');
@@ -125,14 +118,14 @@ describe('breakout rooms in the room page, host and two guests through the real 
     await waitForTiles(ann.page, ['Ann Guest']);
     // Bob stays on his breakout room's transport; the host's media arrives on it.
     await waitForMediaFlowing(bob.page, { frames: 5, timeoutMs: 30_000 });
-    await scheme(bob.page, 'dark');
+    await settledScheme(bob.page, 'dark');
     await saveScreenshot(bob.page, 'room-phone-breakout-visited-dark');
 
     // Close all: everyone is told the countdown, then all are back in the main room and see each other.
     await host.page.getByTestId('breakout-close').click();
     await ann.page.getByTestId('breakout-countdown').waitFor();
     await saveScreenshot(ann.page, 'room-breakout-closing');
-    await scheme(ann.page, 'dark');
+    await settledScheme(ann.page, 'dark');
     await saveScreenshot(ann.page, 'room-breakout-closing-dark');
     const closingStarted = Date.now();
     const annInBreakout = (await receiveStats(ann.page)).transportId;
@@ -156,5 +149,19 @@ describe('breakout rooms in the room page, host and two guests through the real 
       ['Room 1', 'closed', ['Ann Guest']],
       ['Room 2', 'closed', ['Bob Guest']],
     ]);
+
+    // The dashboard's meeting page lists the rooms with who was in each.
+    const dash = await ownerDashboard(suite.browser, suite.svc.url, suite.dataDir, `/meetings/${meeting.id}`);
+    try {
+      const shown = dash.page.getByTestId('dashboard-breakout');
+      await shown.nth(1).waitFor();
+      expect(await shown.allTextContents()).toEqual(['Room 1closedAnn Guest', 'Room 2closedBob Guest']);
+      await shown.first().scrollIntoViewIfNeeded();
+      await saveScreenshot(dash.page, 'dashboard-meeting-breakouts');
+      await settledScheme(dash.page, 'dark');
+      await saveScreenshot(dash.page, 'dashboard-meeting-breakouts-dark');
+    } finally {
+      await dash.close();
+    }
   });
 });

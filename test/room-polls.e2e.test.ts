@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { setPassword } from './support/dashboard-browser';
+import { ownerDashboard, settledScheme } from './support/owner-dashboard';
 import { call } from './support/service-process';
 import {
   createMeeting,
@@ -27,14 +27,6 @@ async function shownVotes(page: Page): Promise<number[]> {
       return items.map((item) => Number((item as unknown as { getAttribute(name: string): string | null }).getAttribute('data-votes')));
     });
   return counts;
-}
-
-/** Switches the colour scheme and waits for the page's transitions to finish, so a screenshot shows the final colours. */
-async function scheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme });
-  await page.waitForFunction(
-    () => (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations().length === 0,
-  );
 }
 
 /** Opens the polls panel unless it is open. */
@@ -86,9 +78,9 @@ describe('polls in the room page, host and two guests through the real SFU', () 
     await dialog.getByTestId('poll-add-option').click();
     await dialog.getByLabel('Option 3', { exact: true }).fill('Salad');
     await saveScreenshot(host.page, 'room-poll-dialog');
-    await scheme(host.page, 'dark');
+    await settledScheme(host.page, 'dark');
     await saveScreenshot(host.page, 'room-poll-dialog-dark');
-    await scheme(host.page, 'light');
+    await settledScheme(host.page, 'light');
     await dialog.getByTestId('poll-create').click();
     await dialog.waitFor({ state: 'hidden' });
     await eventually(async () => expect(await shownVotes(host.page)).toEqual([0, 0, 0]));
@@ -117,9 +109,9 @@ describe('polls in the room page, host and two guests through the real SFU', () 
     }
     expect(await ann.page.getByTestId('poll-vote').count()).toBe(0);
     await saveScreenshot(ann.page, 'room-poll-closed-results');
-    await scheme(host.page, 'dark');
+    await settledScheme(host.page, 'dark');
     await saveScreenshot(host.page, 'room-poll-closed-results-dark');
-    await scheme(bob.page, 'dark');
+    await settledScheme(bob.page, 'dark');
     await saveScreenshot(bob.page, 'room-phone-poll-closed-results-dark');
 
     const listed = await call(suite.svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/polls`, suite.key);
@@ -137,17 +129,9 @@ describe('polls in the room page, host and two guests through the real SFU', () 
     ]);
 
     // The dashboard's meeting page shows the poll with its results.
-    expect(setPassword(suite.dataDir, 'owner@localhost', 'a long enough password').code).toBe(0);
-    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const dash = await ownerDashboard(suite.browser, suite.svc.url, suite.dataDir, `/meetings/${meeting.id}`);
     try {
-      const dash = await context.newPage();
-      await dash.goto(`${suite.svc.url}/`);
-      await dash.getByLabel('Email').fill('owner@localhost');
-      await dash.getByLabel('Password').fill('a long enough password');
-      await dash.getByRole('button', { name: 'Sign in' }).click();
-      await dash.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
-      await dash.goto(`${suite.svc.url}/meetings/${meeting.id}`);
-      const shown = dash.getByTestId('dashboard-poll');
+      const shown = dash.page.getByTestId('dashboard-poll');
       await shown.waitFor();
       const text = (await shown.textContent()) ?? '';
       expect(text).toContain('Where do we eat?');
@@ -155,11 +139,11 @@ describe('polls in the room page, host and two guests through the real SFU', () 
       expect(text).toMatch(/Sushi2 \(100 %\)(Bob Guest, Ann Guest|Ann Guest, Bob Guest)/);
       expect(text).toMatch(/Pizza0 \(0 %\)/);
       await shown.scrollIntoViewIfNeeded();
-      await saveScreenshot(dash, 'dashboard-meeting-polls');
-      await scheme(dash, 'dark');
-      await saveScreenshot(dash, 'dashboard-meeting-polls-dark');
+      await saveScreenshot(dash.page, 'dashboard-meeting-polls');
+      await settledScheme(dash.page, 'dark');
+      await saveScreenshot(dash.page, 'dashboard-meeting-polls-dark');
     } finally {
-      await context.close();
+      await dash.close();
     }
   });
 });

@@ -13,6 +13,8 @@ export type Participant = Schema['Participant'];
 export type Recording = Schema['Recording'];
 /** A poll run in a meeting's room, with its results. */
 export type Poll = Schema['Poll'];
+/** A breakout room of a meeting, with who was assigned to it. */
+export type BreakoutRoom = Schema['BreakoutRoom'];
 /** Someone registered for a webinar. */
 export type Registration = Schema['Registration'];
 /** A meeting's transcript: its text and timed segments. */
