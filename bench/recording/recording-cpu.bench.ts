@@ -2,7 +2,7 @@
  * CPU of recording a room: 1 and 4 participants, each sending a microphone (Opus, 32 kbit/s) and a
  * camera (VP8 320x240 at 15 fps, ~200 kbit/s) as real RTP made by ffmpeg senders into plain transports.
  * For each size the same room is measured first without recording, then recording (every microphone on
- * its own track, one camera: see service/src/media/recorder.ts). Counted: the service (this process,
+ * its own track, every camera too, each track with its own ffmpeg: see service/src/media/recorder.ts). Counted: the service (this process,
  * where the in-process test service runs), its mediasoup worker and, while recording, the recorder's
  * ffmpeg; the senders' ffmpeg processes are not counted. Printed as shares of one core and their ratio.
  */
@@ -39,14 +39,14 @@ function cpuMs(pids: number[]): number {
   }, 0);
 }
 
-/** The recorder's ffmpeg processes: children of this process reading an SDP file. */
+/** The recorder's ffmpeg processes (one per track): children of this process writing a track file. */
 function recorderPids(): number[] {
   return readdirSync('/proc')
     .filter((e) => /^\d+$/.test(e))
     .map(Number)
     .filter((pid) => {
       try {
-        return procStat(pid)?.ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('.sdp');
+        return procStat(pid)?.ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('.mkv.tracks/');
       } catch {
         return false;
       }
