@@ -159,19 +159,25 @@ const cpuMs = (pids: number[]) =>
     return sum + (stat ? (stat.utime + stat.stime) * MS_PER_TICK : 0);
   }, 0);
 
-/** Shares of one core used by the service, its worker and the captioning processes (started before) while `run` runs. */
+/**
+ * Shares of one core used by the service, its worker and the captioning processes while `run` runs. The engines
+ * start at the first speech, inside the window, and run on after it (they stop after 30 s without speech): the
+ * captioning processes alive at the end are counted from their start or the window's, whichever is later.
+ */
 async function cpuWhile(workerPid: number, run: () => Promise<void>): Promise<{ service: number; worker: number; captions: number }> {
-  const captioning = descendants().filter((pid) => pid !== workerPid);
+  const captioning = () => descendants().filter((pid) => pid !== workerPid);
   const node = process.cpuUsage();
-  const [worker, captions] = [cpuMs([workerPid]), cpuMs(captioning)];
+  const worker = cpuMs([workerPid]);
+  const before = new Map(captioning().map((pid) => [pid, cpuMs([pid])]));
   const started = performance.now();
   await run();
   const wall = performance.now() - started;
   const used = process.cpuUsage(node);
+  const captions = captioning().reduce((sum, pid) => sum + cpuMs([pid]) - (before.get(pid) ?? 0), 0);
   return {
     service: (used.user + used.system) / 1000 / wall,
     worker: (cpuMs([workerPid]) - worker) / wall,
-    captions: (cpuMs(captioning) - captions) / wall,
+    captions: captions / wall,
   };
 }
 
@@ -208,8 +214,9 @@ async function measure(speakers: number, packets: Buffer[], ends: number[], dura
     progress(`${speakers} speaker(s): sending ${(durationMs / 1000).toFixed(0)} s with captions off`);
     const off = await cpuWhile(workerPid, () => send(socket, packets, ports).done);
     await host.ok('setCaptions', { on: true });
-    // The taps' ffmpeg and pocketsphinx start (the model loads in ~0.6 s of CPU) before the speech does.
-    await sleep(3_000);
+    // The taps' ffmpeg start before the speech does; a speaker's pocketsphinx starts at their first speech (its model
+    // loads in about 0.6 s of CPU), so the first sentence's latency includes that.
+    await sleep(2_000);
     const stamps = stampCaptions(host);
     progress(`${speakers} speaker(s): sending ${(durationMs / 1000).toFixed(0)} s with captions on`);
     let startedAt = 0;
