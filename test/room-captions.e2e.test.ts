@@ -166,6 +166,7 @@ describe('live captions in a two-browser meeting (real service, mediasoup, ffmpe
     // Everyone in the room gets them: the third participant's socket has both speakers'.
     expect(new Set(guestSocket.all('caption').map((c) => c.speaker))).toEqual(new Set(['Robert Brown', 'Dana White']));
 
+    await robert.page.evaluate("document.documentElement.dataset.theme = 'light'");
     await saveScreenshot(robert.page, 'captions-desktop-light');
     await robert.page.evaluate("document.documentElement.dataset.theme = 'dark'");
     await saveScreenshot(robert.page, 'captions-desktop-dark');
