@@ -170,7 +170,6 @@ export const de: Messages = {
   'moderation.madeCoHost': 'Sie sind jetzt Co-Host',
   'people.coHost': 'Co-Host',
   'people.raisedHands': 'Gehobene Hände',
-  'people.handOrder': 'Hand {order}',
   'people.actionsFor': 'Aktionen für {name}',
   'people.mute': 'Stummschalten',
   'people.askToUnmute': 'Bitten, das Mikrofon einzuschalten',
@@ -187,7 +186,6 @@ export const de: Messages = {
   'people.allowUnmute': 'ihr Mikrofon einschalten',
   'people.allowVideo': 'ihr Video starten',
   'people.allowScreen': 'ihren Bildschirm freigeben',
-  'people.mutedAll': 'Alle anderen sind stummgeschaltet',
   'people.failed': 'Das hat nicht geklappt: {error}',
 
   'chat.title': 'Chat',

@@ -171,7 +171,6 @@ export const en = {
   'moderation.madeCoHost': 'You are now a co-host',
   'people.coHost': 'Co-host',
   'people.raisedHands': 'Raised hands',
-  'people.handOrder': 'Hand {order}',
   'people.actionsFor': 'Actions for {name}',
   'people.mute': 'Mute',
   'people.askToUnmute': 'Ask to unmute',
@@ -188,7 +187,6 @@ export const en = {
   'people.allowUnmute': 'Unmute themselves',
   'people.allowVideo': 'Start their video',
   'people.allowScreen': 'Share their screen',
-  'people.mutedAll': 'Everyone else is muted',
   'people.failed': 'That did not work: {error}',
 
   'chat.title': 'Chat',

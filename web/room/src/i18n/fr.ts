@@ -170,7 +170,6 @@ export const fr: Messages = {
   'moderation.madeCoHost': 'Vous êtes maintenant co-hôte',
   'people.coHost': 'Co-hôte',
   'people.raisedHands': 'Mains levées',
-  'people.handOrder': 'Main {order}',
   'people.actionsFor': 'Actions pour {name}',
   'people.mute': 'Couper le micro',
   'people.askToUnmute': 'Demander d’activer le micro',
@@ -187,7 +186,6 @@ export const fr: Messages = {
   'people.allowUnmute': 'activer leur micro',
   'people.allowVideo': 'démarrer leur vidéo',
   'people.allowScreen': 'partager leur écran',
-  'people.mutedAll': 'Tous les autres micros sont coupés',
   'people.failed': 'Cela n’a pas fonctionné : {error}',
 
   'chat.title': 'Chat',
