@@ -114,7 +114,7 @@ async function measureRoom(t: TestServer, key: string, participants: number): Pr
     const recording = await measure(workerPid, MEASURE_S);
     await host.ok('stopRecording', {});
     progress(`${participants} participant(s): ${JSON.stringify({ idle, recording })}`);
-    const tracks = countTracks(t.services.recordings.pathFor(recordingId, 'webm'));
+    const tracks = countTracks(t.services.recordings.pathFor(recordingId, 'mkv'));
     return { participants, idle, recording, ...tracks };
   } finally {
     await Promise.all(senders.map((s) => s.stop()));
