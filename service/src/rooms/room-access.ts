@@ -29,8 +29,12 @@ const validateCredentialRequest = objectValidator<CredentialRequest>({
     holder: { type: 'string', minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' },
     invite: { type: 'string', minLength: 1, maxLength: 4096 },
     embed: { type: 'string', minLength: 1, maxLength: 4096 },
+    rejoin: { type: 'string', minLength: 1, maxLength: 4096 },
   },
 });
+
+/** How old a guest's previous credential may be for a reconnect to keep their identity. */
+const REJOIN_WINDOW_MS = 12 * 60 * 60 * 1000;
 
 /** A webinar registrant as the room needs it: the registration's id and the name they registered with. */
 export interface Registrant {
@@ -160,10 +164,21 @@ export class RoomAccess {
       const claims = { m: meeting.id, r: 'guest' as const, n: grant.name, i: identity, g: null, o: switchedOff, e: grant.id };
       return { claims, notAfter: grant.expiresAt };
     }
-    return {
-      claims: { m: meeting.id, r: 'guest', n: requiredName(request), i: `guest-${randomBytes(8).toString('hex')}`, g: null },
-      notAfter: Infinity,
-    };
+    const identity = this.previousGuestIdentity(meeting.id, request.rejoin) ?? `guest-${randomBytes(8).toString('hex')}`;
+    return { claims: { m: meeting.id, r: 'guest', n: requiredName(request), i: identity, g: null }, notAfter: Infinity };
+  }
+
+  /** The identity of a named guest's earlier credential for this meeting (`rejoin`), if it is one and recent; else null. */
+  private previousGuestIdentity(meetingId: string, rejoin: string | undefined): string | null {
+    if (!rejoin) return null;
+    try {
+      const claims = this.deps.tokens.signedClaims<CredentialClaims>('room-credential', rejoin);
+      const plainGuest = claims.r === 'guest' && claims.g === null && claims.e === undefined;
+      const recent = claims.exp * 1000 > this.deps.clock.now() - REJOIN_WINDOW_MS;
+      return claims.m === meetingId && plainGuest && recent ? claims.i : null;
+    } catch {
+      return null;
+    }
   }
 
   private iceServers(identity: string): IceServer[] {

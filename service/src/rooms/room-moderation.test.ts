@@ -271,6 +271,45 @@ describe('moderation', () => {
     expect(await late.call('join', { rtpCapabilities: fakeRtpCapabilities() })).toEqual({ status: 'waiting' });
   });
 
+  it('lets a guest who was in a locked room back with their earlier credential (rejoin), not a stranger with a forged or old one', async () => {
+    const m = seedMeeting(t);
+    const host = await joined(m, 'host');
+    const first = t.services.roomAccess.issueCredential(m.code, { name: 'Ann' }, 'ws://test');
+    const connection = socket();
+    const ann = await t.services.rooms.connect(t.services.roomAccess.admissionOf(first.credential), connection);
+    await handleRoomRequest(ann, 'join', { rtpCapabilities: fakeRtpCapabilities() }, t.services.rooms);
+    await host.call('setLocked', { locked: true });
+    const issue = (body: Record<string, unknown>) => {
+      try {
+        return t.services.roomAccess.issueCredential(m.code, body, 'ws://test');
+      } catch (error) {
+        return error as AppError;
+      }
+    };
+
+    // Her page reconnects after the credential expired: same identity, let back in; her old connection is replaced.
+    t.clock.advance(11 * 60 * 1000);
+    const again = issue({ name: 'Ann', rejoin: first.credential });
+    expect(again).toMatchObject({ identity: first.identity });
+    const back = await t.services.rooms.connect(t.services.roomAccess.admissionOf((again as { credential: string }).credential), socket());
+    expect(await handleRoomRequest(back, 'join', { rtpCapabilities: fakeRtpCapabilities() }, t.services.rooms)).toMatchObject({
+      status: 'joined',
+    });
+    expect(connection.told.at(-1)).toEqual({ name: 'left', data: { reason: 'replaced' } });
+
+    // A tampered credential, another meeting's, or one older than 12 hours makes a stranger: refused while locked.
+    const [payload, signature] = first.credential.split('.') as [string, string];
+    const forged = `${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    const other = seedMeeting(t);
+    await joined(other, 'host');
+    const elsewhere = t.services.roomAccess.issueCredential(other.code, { name: 'Ann' }, 'ws://test').credential;
+    for (const rejoin of [forged, elsewhere, 'not-a-credential']) {
+      expect([rejoin, issue({ name: 'Ann', rejoin })]).toMatchObject([rejoin, { code: 'forbidden', extra: { reason: 'meeting_locked' } }]);
+    }
+    t.clock.advance(12 * 60 * 60 * 1000);
+    expect(issue({ name: 'Ann', rejoin: first.credential })).toMatchObject({ code: 'forbidden', extra: { reason: 'meeting_locked' } });
+  });
+
   it('makes a guest a co-host: host powers in the room (admit, mute), seen by everyone', async () => {
     const m = seedMeeting(t, { settings: { waiting_room: true } });
     const host = await joined(m, 'host');

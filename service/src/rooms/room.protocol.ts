@@ -54,6 +54,11 @@ export interface CredentialRequest {
   invite?: string;
   /** An embed token (`svc_et_`): it fixes the guest's name and features. */
   embed?: string;
+  /**
+   * A named guest's previous credential for this meeting (expired or not, up to 12 hours old): the page sends it
+   * when it reconnects, so the guest stays the same person (a locked meeting lets them back in).
+   */
+  rejoin?: string;
 }
 
 /** A short-lived signed credential for the room's WebSocket, and what the page needs to connect. */

@@ -192,7 +192,11 @@ export class RoomSession {
   }
 
   private async connect(): Promise<void> {
-    const credential = await requestCredential(this.options.code, this.options.request);
+    // Reconnecting, a named guest shows their last credential and stays the same person (a locked meeting lets them back).
+    const { request } = this.options;
+    const plainGuest = !request.host && !request.invite && !request.embed;
+    const rejoin = plainGuest && this.credential ? { ...request, rejoin: this.credential.credential } : request;
+    const credential = await requestCredential(this.options.code, rejoin);
     this.credential = credential;
     const socket = await RoomSocket.open(credential.socket_url);
     this.socket?.close();
