@@ -1,22 +1,10 @@
 import type { Page } from 'playwright-core';
 import { call } from './support/service-process';
-import {
-  createMeeting,
-  hostLink,
-  joinRoom,
-  pollUntil,
-  receiveStats,
-  roomUrl,
-  saveScreenshot,
-  waitForCount,
-  waitForMediaFlowing,
-} from './support/browser';
-import { ownerDashboard, settledScheme } from './support/owner-dashboard';
+import { pollUntil, receiveStats, saveScreenshot, waitForMediaFlowing } from './support/browser';
+import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
 import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(180_000);
-
-const PHONE = { width: 390, height: 844 };
 
 /** Opens the breakout rooms panel (through "More" at phone width). */
 async function openBreakouts(page: Page): Promise<void> {
@@ -59,15 +47,7 @@ describe('breakout rooms in the room page, host and two guests through the real 
   const suite = roomSuite();
 
   it('the host prepares two rooms, assigns one guest to each and opens them; guests move with one click, see only their room; closing brings everyone back after the countdown', async () => {
-    const meeting = await createMeeting(suite.svc.url, suite.key, { title: 'Workshop' });
-    const host = await suite.open(await hostLink(suite.svc.url, suite.key, meeting.id, 'Hana Host'));
-    expect(await joinRoom(host.page)).toBe('room');
-    const ann = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Ann Guest' }));
-    expect(await joinRoom(ann.page)).toBe('room');
-    const bob = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Bob Guest' }), PHONE);
-    expect(await joinRoom(bob.page)).toBe('room');
-    for (const p of [host, ann, bob]) await waitForCount(p.page, '[data-testid=tile]', 3);
-    await waitForMediaFlowing(ann.page);
+    const { meeting, host, ann, bob } = await hostAndTwoGuests(suite, 'Workshop');
 
     // Guests have no breakout rooms button until they are assigned.
     expect(await ann.page.getByTestId('open-breakouts').isHidden()).toBe(true);

@@ -1,21 +1,10 @@
 import type { Page } from 'playwright-core';
-import { ownerDashboard, settledScheme } from './support/owner-dashboard';
+import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
 import { call } from './support/service-process';
-import {
-  createMeeting,
-  eventually,
-  hostLink,
-  joinRoom,
-  roomUrl,
-  saveScreenshot,
-  waitForCount,
-  waitForMediaFlowing,
-} from './support/browser';
+import { eventually, saveScreenshot } from './support/browser';
 import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(120_000);
-
-const PHONE = { width: 390, height: 844 };
 
 /** The vote counts the first poll card shows, in option order. */
 async function shownVotes(page: Page): Promise<number[]> {
@@ -55,15 +44,7 @@ describe('polls in the room page, host and two guests through the real SFU', () 
   const suite = roomSuite();
 
   it('the host opens a poll, guests vote, the host sees live results, closing shows the results to everyone', async () => {
-    const meeting = await createMeeting(suite.svc.url, suite.key, { title: 'Team lunch' });
-    const host = await suite.open(await hostLink(suite.svc.url, suite.key, meeting.id, 'Hana Host'));
-    expect(await joinRoom(host.page)).toBe('room');
-    const ann = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Ann Guest' }));
-    expect(await joinRoom(ann.page)).toBe('room');
-    const bob = await suite.open(roomUrl(suite.svc.url, meeting.code, { name: 'Bob Guest' }), PHONE);
-    expect(await joinRoom(bob.page)).toBe('room');
-    for (const p of [host, ann, bob]) await waitForCount(p.page, '[data-testid=tile]', 3);
-    await waitForMediaFlowing(ann.page);
+    const { meeting, host, ann, bob } = await hostAndTwoGuests(suite, 'Team lunch');
 
     // Guests have no "New poll".
     await openPolls(ann.page);

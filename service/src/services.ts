@@ -76,7 +76,7 @@ import { RegistrationsService } from './webinars/webinar-registrations.service';
 export { recordingsDir };
 
 /** Every repo and service of the domain, wired to one database and clock. */
-export interface Services {
+export interface Services extends Pick<RoomExtras, 'polls' | 'breakouts'> {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
@@ -86,8 +86,6 @@ export interface Services {
   roomLinks: RoomLinks;
   rooms: RoomsService;
   roomAccess: RoomAccess;
-  polls: RoomExtras['polls'];
-  breakouts: RoomExtras['breakouts'];
   embed: EmbedService;
   search: SearchService;
   ask: AskService;

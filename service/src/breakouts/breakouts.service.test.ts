@@ -1,16 +1,5 @@
-import {
-  FakeRoomMediaProvider,
-  fakeRtpCapabilities,
-  newHolderSecret,
-  principalIn,
-  seedMeeting,
-  startTestServer,
-  type TestServer,
-} from '@svc/service/testing';
-import type { PeerConnection } from '../rooms/peer';
+import { FakeRoomMediaProvider, principalIn, roomPeer, seedMeeting, startTestServer, type TestServer } from '@svc/service/testing';
 import type { PeerInRoom } from '../rooms/room';
-import { handleRoomRequest } from '../rooms/room.handlers';
-import type { RoomMethod, RoomMethods, RoomNotification } from '../rooms/room.protocol';
 import { BreakoutsWorker } from '../rooms/breakouts.worker';
 import { createLogger } from '../shared/logger';
 
@@ -24,33 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A socket as the RoomsService sees one: it records what it is told. */
-function socket(): PeerConnection & { told: { name: RoomNotification; data: unknown }[] } {
-  const told: { name: RoomNotification; data: unknown }[] = [];
-  return { told, notify: (name, data) => void told.push({ name, data }), close: () => undefined };
-}
-
-/** Connects and joins a peer the way the room socket does (credential -> admission -> connect -> join). */
-async function joined(m: { id: string; code: string }, name: string, host = false) {
-  const body = host
-    ? {
-        name,
-        host: new URL(t.services.roomLinks.hostLink(principalIn(t, t.org.id), m.id).url).searchParams.get('host'),
-        holder: newHolderSecret(),
-      }
-    : { name };
-  const { credential } = t.services.roomAccess.issueCredential(m.code, body, 'ws://test');
-  const connection = socket();
-  const session = await t.services.rooms.connect(t.services.roomAccess.admissionOf(credential), connection);
-  expect(t.services.rooms.join(session, fakeRtpCapabilities())).toMatchObject({ status: 'joined' });
-  return { session, connection, identity: session.peer.admission.identity };
-}
-
-/** Calls a signalling method as the socket does (validation included). */
-function call<M extends RoomMethod>(session: PeerInRoom, method: M, data: RoomMethods[M]['data']): Promise<RoomMethods[M]['result']> {
-  return handleRoomRequest(session, method, data, t.services.rooms) as Promise<RoomMethods[M]['result']>;
-}
-
+const joined = (m: { id: string; code: string }, name: string, host = false) => roomPeer(t, m, name, { host });
 const names = (session: PeerInRoom) =>
   session.room
     .joined()
@@ -65,21 +28,21 @@ describe('breakout rooms on fake media', () => {
     const ann = await joined(m, 'Ann');
     const bob = await joined(m, 'Bob');
     const main = host.session.room;
-    const created = await call(host.session, 'createBreakouts', { names: ['Design', 'Budget'] });
+    const created = await host.call('createBreakouts', { names: ['Design', 'Budget'] });
     const [design, budget] = created.breakouts.rooms.map((r) => r.id) as [string, string];
     expect(created.breakouts).toMatchObject({
       status: 'draft',
       people: expect.arrayContaining([expect.objectContaining({ name: 'Ann' })]),
     });
-    await call(host.session, 'assignBreakouts', {
+    await host.call('assignBreakouts', {
       assignments: [
         { identity: ann.identity, room: design },
         { identity: bob.identity, room: budget },
       ],
     });
     // Before opening nobody moves.
-    await expect(call(ann.session, 'moveToBreakout', { room: design })).rejects.toMatchObject({ code: 'conflict' });
-    const opened = await call(host.session, 'openBreakouts', {});
+    await expect(ann.call('moveToBreakout', { room: design })).rejects.toMatchObject({ code: 'conflict' });
+    const opened = await host.call('openBreakouts', {});
     expect(opened.breakouts.status).toBe('open');
     const annSees = ann.connection.told.filter((n) => n.name === 'breakouts').at(-1)!.data as {
       breakouts: { mine: string; people: unknown[] };
@@ -87,11 +50,11 @@ describe('breakout rooms on fake media', () => {
     expect(annSees.breakouts).toMatchObject({ mine: design, people: [] });
 
     // A guest may not go into another room.
-    await expect(call(ann.session, 'moveToBreakout', { room: budget })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(ann.call('moveToBreakout', { room: budget })).rejects.toMatchObject({ code: 'forbidden' });
     const routersBefore = media.created.length;
-    const moved = await call(ann.session, 'moveToBreakout', { room: design });
+    const moved = await ann.call('moveToBreakout', { room: design });
     expect(moved.room).toEqual({ id: design, name: 'Design' });
-    await call(bob.session, 'moveToBreakout', { room: budget });
+    await bob.call('moveToBreakout', { room: budget });
     expect(media.created.length).toBe(routersBefore + 2);
     expect(ann.session.room).not.toBe(main);
     expect(ann.session.room.media).not.toBe(bob.session.room.media);
@@ -99,16 +62,16 @@ describe('breakout rooms on fake media', () => {
     expect(host.connection.told.filter((n) => n.name === 'peerLeft')).toHaveLength(2);
 
     // The host visits the design room and comes back.
-    await call(host.session, 'moveToBreakout', { room: design });
+    await host.call('moveToBreakout', { room: design });
     expect(names(ann.session)).toEqual(['Ann', 'Hana']);
-    await call(host.session, 'broadcastToBreakouts', { text: 'Five minutes left' });
+    await host.call('broadcastToBreakouts', { text: 'Five minutes left' });
     expect(bob.connection.told.filter((n) => n.name === 'breakoutMessage').map((n) => n.data)).toEqual([
       { text: 'Five minutes left', from: 'Hana' },
     ]);
-    await call(host.session, 'moveToBreakout', { room: null });
+    await host.call('moveToBreakout', { room: null });
     expect(host.session.room).toBe(main);
 
-    const closing = await call(host.session, 'closeBreakouts', {});
+    const closing = await host.call('closeBreakouts', {});
     expect(closing.breakouts.status).toBe('closing');
     expect(Date.parse(closing.breakouts.closes_at!) - t.clock.now()).toBe(30_000);
     t.clock.advance(29_000);
@@ -140,43 +103,43 @@ describe('breakout rooms on fake media', () => {
     const m = seedMeeting(t);
     const host = await joined(m, 'Hana', true);
     const guests = await Promise.all(['G1', 'G2', 'G3', 'G4', 'G5'].map((name) => joined(m, name)));
-    await expect(call(guests[0]!.session, 'createBreakouts', { names: ['Mine'] })).rejects.toMatchObject({ code: 'insufficient_scope' });
-    await expect(call(host.session, 'createBreakouts', { names: ['A', 'a '] })).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(call(host.session, 'createBreakouts', { names: [] })).rejects.toMatchObject({ code: 'validation_failed' });
-    await call(host.session, 'createBreakouts', { names: ['A', 'B'] });
-    const { breakouts } = await call(host.session, 'assignBreakoutsRandomly', {});
+    await expect(guests[0]!.call('createBreakouts', { names: ['Mine'] })).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await expect(host.call('createBreakouts', { names: ['A', 'a '] })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(host.call('createBreakouts', { names: [] })).rejects.toMatchObject({ code: 'validation_failed' });
+    await host.call('createBreakouts', { names: ['A', 'B'] });
+    const { breakouts } = await host.call('assignBreakoutsRandomly', {});
     const sizes = breakouts.rooms.map((r) => r.assigned.length).sort();
     expect(sizes).toEqual([2, 3]);
     const assigned = breakouts.rooms.flatMap((r) => r.assigned.map((a) => a.name)).sort();
     expect(assigned).toEqual(['G1', 'G2', 'G3', 'G4', 'G5']);
-    await expect(call(guests[0]!.session, 'assignBreakoutsRandomly', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
-    await expect(call(host.session, 'assignBreakouts', { assignments: [{ identity: 'nobody', room: null }] })).rejects.toMatchObject({
+    await expect(guests[0]!.call('assignBreakoutsRandomly', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await expect(host.call('assignBreakouts', { assignments: [{ identity: 'nobody', room: null }] })).rejects.toMatchObject({
       code: 'validation_failed',
     });
-    await expect(call(guests[0]!.session, 'openBreakouts', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
-    await call(host.session, 'openBreakouts', {});
-    await expect(call(host.session, 'createBreakouts', { names: ['C'] })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(call(guests[0]!.session, 'closeBreakouts', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
-    await expect(call(guests[0]!.session, 'broadcastToBreakouts', { text: 'hi' })).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await expect(guests[0]!.call('openBreakouts', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await host.call('openBreakouts', {});
+    await expect(host.call('createBreakouts', { names: ['C'] })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(guests[0]!.call('closeBreakouts', {})).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await expect(guests[0]!.call('broadcastToBreakouts', { text: 'hi' })).rejects.toMatchObject({ code: 'insufficient_scope' });
 
-    const timed = await call(host.session, 'setBreakoutTimer', { minutes: 10 });
+    const timed = await host.call('setBreakoutTimer', { minutes: 10 });
     expect(Date.parse(timed.breakouts.timer_ends_at!) - t.clock.now()).toBe(600_000);
     t.clock.advance(600_000);
     expect(await worker().runOnce()).toBe(1);
-    expect((await call(host.session, 'listBreakouts', {})).breakouts.status).toBe('closing');
+    expect((await host.call('listBreakouts', {})).breakouts.status).toBe('closing');
     t.clock.advance(30_000);
     expect(await worker().runOnce()).toBe(1);
-    expect((await call(host.session, 'listBreakouts', {})).breakouts.status).toBe('none');
+    expect((await host.call('listBreakouts', {})).breakouts.status).toBe('none');
   });
 
   it('closes the breakout rooms with the meeting: everyone in them is out and recorded as left', async () => {
     const m = seedMeeting(t);
     const host = await joined(m, 'Hana', true);
     const ann = await joined(m, 'Ann');
-    const { breakouts } = await call(host.session, 'createBreakouts', { names: ['Only'] });
-    await call(host.session, 'assignBreakouts', { assignments: [{ identity: ann.identity, room: breakouts.rooms[0]!.id }] });
-    await call(host.session, 'openBreakouts', {});
-    await call(ann.session, 'moveToBreakout', { room: breakouts.rooms[0]!.id });
+    const { breakouts } = await host.call('createBreakouts', { names: ['Only'] });
+    await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room: breakouts.rooms[0]!.id }] });
+    await host.call('openBreakouts', {});
+    await ann.call('moveToBreakout', { room: breakouts.rooms[0]!.id });
     t.services.meetings.end(t.services.meetings.findAnywhere(m.id));
     expect(ann.connection.told.at(-1)).toEqual({ name: 'left', data: { reason: 'meeting-ended' } });
     expect(t.services.rooms.breakouts.roomsOf(m.id)).toEqual([]);

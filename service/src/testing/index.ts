@@ -16,3 +16,4 @@ export * from './mcp-client';
 export * from './rtp-sender';
 export * from './speech';
 export * from './composite-meeting';
+export * from './room-peer';
