@@ -78,6 +78,7 @@ class ProducerTap implements MicrophoneTap {
       comedia: false,
     });
     this.transport = transport;
+    if (this.ended) return transport.close();
     transport.observer.once('close', () => this.close());
     const consumer = await transport.consume({
       producerId: this.producerId,
@@ -166,11 +167,13 @@ export class MicrophoneTapping implements AudioTapping {
     private readonly listener: (tap: MicrophoneTap) => void,
     private readonly opts: AudioTapOptions = {},
   ) {
-    router.observer.once('close', () => {
-      this.stop();
-      for (const closed of this.closedListeners.splice(0)) closed();
-    });
+    router.observer.once('close', this.routerClosed);
   }
+
+  private readonly routerClosed = (): void => {
+    this.stop();
+    for (const closed of this.closedListeners.splice(0)) closed();
+  };
 
   /** Taps `tappable` when it is a microphone (other producers are ignored). */
   add(tappable: TappableProducer): void {
@@ -193,6 +196,8 @@ export class MicrophoneTapping implements AudioTapping {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    // Captions switched off and on again make a new tapping: this one no longer listens to the router.
+    this.router.observer.off('close', this.routerClosed);
     for (const tap of [...this.taps.values()]) tap.close();
     this.keepalive.close();
   }
