@@ -7,7 +7,6 @@ import { Embedding } from './MeetingEmbedding';
 import { Participants, Recordings, Registrations } from './MeetingLists';
 import { MeetingPolls } from './MeetingPolls';
 import { MeetingBreakouts } from './MeetingBreakouts';
-import { MeetingBreakouts } from './MeetingBreakouts';
 import { SummaryView, TranscriptView, type Processing } from './MeetingProcessing';
 import { STATUS_TONE } from './meeting-types';
 import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
@@ -117,7 +116,6 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
       </div>
       <ErrorNotice error={processing.error} />
       <MeetingPolls meetingId={m.id} live={m.status === 'live'} />
-      <MeetingBreakouts meetingId={m.id} live={m.status === 'live'} />
       <MeetingBreakouts meetingId={m.id} live={m.status === 'live'} />
       {m.kind === 'webinar' && <Registrations meetingId={m.id} />}
     </>
