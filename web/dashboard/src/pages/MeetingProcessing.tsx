@@ -160,7 +160,9 @@ export function SummaryView(props: OutputViewProps) {
                 {s.action_items.map((a, i) => (
                   <li key={i}>
                     <SaidAt seconds={a.start_seconds} /> {a.text}
-                    {(a.owner || a.due) && <span className="muted"> ({[a.owner, a.due && `due ${dueDay(a.due)}`].filter(Boolean).join(', ')})</span>}
+                    {(a.owner || a.due) && (
+                      <span className="muted"> ({[a.owner, a.due && `due ${dueDay(a.due)}`].filter(Boolean).join(', ')})</span>
+                    )}
                   </li>
                 ))}
               </ul>
