@@ -59,6 +59,7 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   slot.toolsEnd.add(endTools);
   slot.end.add(endDialog, invite.el, more.menu);
   cleanup.remove(mediaTools, inviteBtn, endTools, endDialog, invite.el, more.menu);
+  cleanup.add(more.dispose);
 
   function renderLocal(source: MediaSource): void {
     const isOn = session.isOn(source);
