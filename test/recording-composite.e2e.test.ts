@@ -205,6 +205,10 @@ describe('a two-person meeting recorded in Chromium becomes one composite MP4 an
     expect(list.map((r: { kind: string; status: string }) => `${r.kind}:${r.status}`)).toEqual(['video:ready', 'tracks:ready']);
     const [composite, tracks] = list;
     expect(composite).toMatchObject({ id: event.data.recording.id, content_type: 'video/mp4', source_recording_id: tracks.id });
+    // Requested now: the checks below block this process (ffmpeg, pocketsphinx), and a POST is not sent twice.
+    expect((await call(svc.url, 'POST', `/api/v1/public/meetings/${meeting.id}/transcript`, key)).status).toBe(202);
+    const warnings = `${svc.stdout()}${svc.stderr()}`.split('\n').filter((l) => /track|record/i.test(l) && /warn/i.test(l));
+    process.stdout.write(`recorder warnings: ${warnings.join('\n') || 'none'}\n`);
     // The tracks recording names every track: two microphones, two cameras and Bob's screen share, which started late.
     const names = tracks.tracks.map((t: { kind: string; source: string; name: string }) => `${t.kind}:${t.source}:${t.name}`).sort();
     expect(names).toEqual(
@@ -262,6 +266,23 @@ describe('a two-person meeting recorded in Chromium becomes one composite MP4 an
     const found = (words: string[]) => words.filter((w) => new RegExp(`\\b${w}\\b`).test(heard));
     expect(found(ALICE.words).length).toBeGreaterThanOrEqual(3);
     expect(found(BOB.words).length).toBeGreaterThanOrEqual(3);
+
+    // Transcribing the meeting reads the tracks recording: one speaker per microphone, each named (requested above).
+    const transcriptOf = () => call(svc.url, 'GET', `/api/v1/public/meetings/${meeting.id}/transcript`, key);
+    await pollUntil(
+      () => 'the transcript',
+      async () => (await transcriptOf()).status === 200,
+      180_000,
+      500,
+    );
+    const segments = (await transcriptOf()).body.segments as { speaker: string; text: string }[];
+    expect([...new Set(segments.map((segment) => segment.speaker))].sort()).toEqual([ALICE.name, BOB.name].sort());
+    expect(
+      segments
+        .filter((segment) => segment.speaker === BOB.name)
+        .map((segment) => segment.text)
+        .join(' '),
+    ).toMatch(/customers/);
 
     // It plays in Chromium's <video>: time advances and frames decode.
     const viewer = await openPlayer(browsers[0]!, downloadUrl);

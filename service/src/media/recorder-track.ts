@@ -45,7 +45,7 @@ export interface FinishedTrack {
 const KEEPALIVE_MS = 2_000;
 const STOP_WAKE_MS = 50;
 const WAKE_SSRC = 0x5ec0de;
-const KEYFRAME_RETRIES_MS = [0, 1_000, 3_000];
+const KEYFRAME_RETRIES_MS = [0, 500, 1_000, 2_000, 3_000, 5_000];
 
 /** Records one producer into one file with its own ffmpeg. */
 export class TrackRecorder {
@@ -63,6 +63,16 @@ export class TrackRecorder {
   /** The producer this track records. */
   get producerId(): string {
     return this.deps.producer.id;
+  }
+
+  /** ffmpeg's last words (for the log when a track fails). */
+  get lastWords(): string {
+    return this.stderrTail.trim().slice(-300);
+  }
+
+  /** What the track carries (microphone, camera, screen). */
+  get source(): string {
+    return this.deps.source;
   }
 
   /** Starts ffmpeg, waits until it listens, then consumes the producer into it. */

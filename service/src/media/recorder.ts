@@ -158,7 +158,9 @@ export class RoomRecorder implements MediaRecording {
   private async finishTrack(running: Running): Promise<FinishedTrack | null> {
     await running.started.catch(() => undefined);
     try {
-      return await running.track.stop(this.opts.stopTimeoutMs);
+      const finished = await running.track.stop(this.opts.stopTimeoutMs);
+      if (!finished) this.log(`a ${running.track.source} track sent no media: not recorded`, running.track.lastWords || undefined);
+      return finished;
     } catch (error) {
       this.log('a track did not finish', error);
       return null;
