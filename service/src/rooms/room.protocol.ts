@@ -248,7 +248,7 @@ export interface RoomMethods extends PollMethods, BreakoutMethods {
    * conflict when it already is, or when the service cannot record (no ffmpeg).
    */
   startRecording: { data: Record<string, never>; result: { recordingId: string } };
-  /** Hosts only: stops recording; answers once the file is ready (recording.ready was emitted), or with the error that failed it. */
+  /** Hosts only: stops recording; answers once the per-track recording is ready (its composite renders next, then recording.ready), or with the error that failed it. */
   stopRecording: { data: Record<string, never>; result: { recordingId: string; status: 'ready' } };
   /** Hosts only: turns live captions on or off for everyone (everyone gets `captions`); conflict when the service cannot caption. */
   setCaptions: { data: { on: boolean }; result: { on: boolean } };
