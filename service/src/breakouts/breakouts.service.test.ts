@@ -132,6 +132,24 @@ describe('breakout rooms on fake media', () => {
     expect((await host.call('listBreakouts', {})).breakouts.status).toBe('none');
   });
 
+  it('moves a breakout room whose worker died to new media, like a main room, and tells its peers', async () => {
+    const m = seedMeeting(t);
+    const host = await joined(m, 'Hana', true);
+    const ann = await joined(m, 'Ann');
+    const { breakouts } = await host.call('createBreakouts', { names: ['Only'] });
+    await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room: breakouts.rooms[0]!.id }] });
+    await host.call('openBreakouts', {});
+    await ann.call('moveToBreakout', { room: breakouts.rooms[0]!.id });
+    const lost = media.created.at(-1)!;
+    expect(ann.session.room.media).toBe(lost);
+    media.loseWorker(lost);
+    const deadline = Date.now() + 5_000;
+    while (ann.session.room.media === lost && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ann.session.room.media).not.toBe(lost);
+    expect(ann.session.room.breakout?.id).toBe(breakouts.rooms[0]!.id);
+    expect(ann.seen('mediaReset')).toEqual([{}]);
+  });
+
   it('closes the breakout rooms with the meeting: everyone in them is out and recorded as left', async () => {
     const m = seedMeeting(t);
     const host = await joined(m, 'Hana', true);

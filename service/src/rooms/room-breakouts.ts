@@ -151,6 +151,11 @@ export class RoomBreakouts {
     this.rooms.clear();
   }
 
+  /** Every live breakout room (a dead worker's are moved to new media like main rooms). */
+  all(): Room[] {
+    return [...this.rooms.values()];
+  }
+
   /** The live breakout rooms of a meeting. */
   roomsOf(meetingId: string): Room[] {
     return [...this.rooms.values()].filter((room) => room.meeting.id === meetingId);

@@ -357,7 +357,7 @@ export class RoomsService {
 
   private recoverMedia(routerIds: string[]): void {
     const lost = new Set(routerIds);
-    for (const room of this.rooms.values()) {
+    for (const room of [...this.rooms.values(), ...this.breakouts.all()]) {
       if (lost.has(room.media.routerId)) void this.moveToNewMedia(room);
     }
   }
