@@ -19,6 +19,18 @@ const names = (session: PeerInRoom) =>
     .joined()
     .map((p) => p.name)
     .sort();
+/** A meeting with its host in the main room and Ann in its one open breakout room. */
+async function annInTheOnlyBreakout() {
+  const m = seedMeeting(t);
+  const host = await joined(m, 'Hana', true);
+  const ann = await joined(m, 'Ann');
+  const { breakouts } = await host.call('createBreakouts', { names: ['Only'] });
+  const room = breakouts.rooms[0]!.id;
+  await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room }] });
+  await host.call('openBreakouts', {});
+  await ann.call('moveToBreakout', { room });
+  return { m, host, ann, room };
+}
 const worker = () => new BreakoutsWorker(t.services.rooms, createLogger('silent'));
 
 describe('breakout rooms on fake media', () => {
@@ -133,31 +145,19 @@ describe('breakout rooms on fake media', () => {
   });
 
   it('moves a breakout room whose worker died to new media, like a main room, and tells its peers', async () => {
-    const m = seedMeeting(t);
-    const host = await joined(m, 'Hana', true);
-    const ann = await joined(m, 'Ann');
-    const { breakouts } = await host.call('createBreakouts', { names: ['Only'] });
-    await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room: breakouts.rooms[0]!.id }] });
-    await host.call('openBreakouts', {});
-    await ann.call('moveToBreakout', { room: breakouts.rooms[0]!.id });
+    const { ann, room } = await annInTheOnlyBreakout();
     const lost = media.created.at(-1)!;
     expect(ann.session.room.media).toBe(lost);
     media.loseWorker(lost);
     const deadline = Date.now() + 5_000;
     while (ann.session.room.media === lost && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(ann.session.room.media).not.toBe(lost);
-    expect(ann.session.room.breakout?.id).toBe(breakouts.rooms[0]!.id);
+    expect(ann.session.room.breakout?.id).toBe(room);
     expect(ann.seen('mediaReset')).toEqual([{}]);
   });
 
   it('closes the breakout rooms with the meeting: everyone in them is out and recorded as left', async () => {
-    const m = seedMeeting(t);
-    const host = await joined(m, 'Hana', true);
-    const ann = await joined(m, 'Ann');
-    const { breakouts } = await host.call('createBreakouts', { names: ['Only'] });
-    await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room: breakouts.rooms[0]!.id }] });
-    await host.call('openBreakouts', {});
-    await ann.call('moveToBreakout', { room: breakouts.rooms[0]!.id });
+    const { m, ann } = await annInTheOnlyBreakout();
     t.services.meetings.end(t.services.meetings.findAnywhere(m.id));
     expect(ann.connection.told.at(-1)).toEqual({ name: 'left', data: { reason: 'meeting-ended' } });
     expect(t.services.rooms.breakouts.roomsOf(m.id)).toEqual([]);
