@@ -89,6 +89,8 @@ const EXPECTED: Record<string, 'public' | 'all' | 'manage'> = {
   'DELETE /v1/meetings/:id': 'all',
   'POST /v1/meetings/:id/reopen': 'all',
   'GET /v1/meetings/:id/chat-messages': 'all',
+  'GET /v1/meetings/:id/polls': 'all',
+  'GET /v1/meetings/:id/breakout-rooms': 'all',
   'POST /v1/embed/tokens': 'all',
   'POST /v1/meetings/:id/host-links': 'all',
   'GET /v1/meetings/:id/embed-origins': 'all',
