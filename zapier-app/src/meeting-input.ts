@@ -32,6 +32,35 @@ export const joinBeforeStartField = {
     'Guests may join this many minutes before the start time, from 0 to 10080 (a week). svc uses 10 when empty. Hosts may always open the room early.',
 };
 
+/** The optional input of Create and Update Meeting: the layout of the recording's composite MP4. */
+export const recordingLayoutField = {
+  key: 'recording_layout',
+  label: 'Recording Layout',
+  type: 'string' as const,
+  required: false,
+  choices: { active_speaker: 'Active speaker', grid: 'Grid (every participant)' },
+  helpText:
+    'The layout of the recording’s composite MP4: the active speaker on stage, or every participant in a grid; a screen share is on stage while shared in both. svc uses Active speaker when empty.',
+};
+
+/** The optional input of Create and Update Meeting: live captions on from the start. */
+export const captionsField = {
+  key: 'captions',
+  label: 'Live Captions',
+  type: 'boolean' as const,
+  required: false,
+  helpText: 'Live captions (speech-to-text on svc) are on from the start; a host can turn them off or on in the room.',
+};
+
+const recordingLayouts = new Set(['active_speaker', 'grid']);
+
+/** The Recording Layout input, or undefined when empty; anything but a known layout is refused before svc is asked. */
+export function optionalRecordingLayout(z: ZObject, value: unknown): string | undefined {
+  const layout = optionalText(value);
+  if (layout === undefined || recordingLayouts.has(layout)) return layout;
+  throw new z.errors.Error('recording_layout must be active_speaker or grid', 'invalid_input', 400);
+}
+
 /** The meeting path of the `meeting` input: `/meetings/{id or code}`, the code also accepted as a join URL. */
 export function meetingPath(z: ZObject, bundle: Bundle, suffix = ''): string {
   const raw = optionalText(bundle.inputData.meeting);
@@ -58,7 +87,13 @@ export const meetingSample: Meeting & Record<string, unknown> = {
   scheduled_at: '2026-05-12T11:30:00+02:00',
   duration_minutes: 45,
   time_zone: 'Europe/Berlin',
-  settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 10 },
+  settings: {
+    waiting_room: true,
+    transcription_auto: true,
+    join_before_start_minutes: 10,
+    recording_layout: 'active_speaker',
+    captions: false,
+  },
   status: 'scheduled',
   join_url: 'https://meet.example.com/m/kpw-rtbn-fqe',
   organization_id: 'org_01kr0a3c5e7g9j2m4p6r8t0w1y',

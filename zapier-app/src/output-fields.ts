@@ -21,7 +21,7 @@ export const eventMeetingFields: PlainOutputField[] = [
 export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__id', label: 'Recording ID', type: 'string' },
   { key: 'data__recording__meeting_id', label: 'Recording Meeting ID', type: 'string' },
-  { key: 'data__recording__kind', label: 'Recording Kind', type: 'string' },
+  { key: 'data__recording__kind', label: 'Recording Kind (video: the composite MP4)', type: 'string' },
   { key: 'data__recording__status', label: 'Recording Status', type: 'string' },
   { key: 'data__recording__duration_seconds', label: 'Recording Duration (Seconds)', type: 'integer' },
   { key: 'data__recording__size_bytes', label: 'Recording Size (Bytes)', type: 'integer' },
@@ -30,6 +30,8 @@ export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__created_at', label: 'Recording Created At', type: 'datetime' },
   { key: 'data__recording__ready_at', label: 'Recording Ready At', type: 'datetime' },
   { key: 'data__recording__failure_reason', label: 'Recording Failure Reason (empty unless it failed)', type: 'string' },
+  { key: 'data__recording__source_recording_id', label: 'Source Recording ID (the per-track recording it was rendered from)', type: 'string' },
+  { key: 'data__recording__tracks', label: 'Recording Tracks (empty for the composite)', type: 'string' },
 ];
 
 /** `data.transcript`, on transcript.ready, with the full text and segments the trigger reads from the API. */
@@ -83,6 +85,8 @@ export const meetingFields: PlainOutputField[] = [
   { key: 'settings__waiting_room', label: 'Waiting Room', type: 'boolean' },
   { key: 'settings__transcription_auto', label: 'Automatic Transcription', type: 'boolean' },
   { key: 'settings__join_before_start_minutes', label: 'Guests May Join Minutes Before the Start', type: 'integer' },
+  { key: 'settings__recording_layout', label: 'Recording Layout (active_speaker or grid)', type: 'string' },
+  { key: 'settings__captions', label: 'Live Captions From the Start', type: 'boolean' },
   { key: 'status', label: 'Status', type: 'string' },
   { key: 'join_url', label: 'Join URL', type: 'string' },
   { key: 'organization_id', label: 'Organization ID', type: 'string' },

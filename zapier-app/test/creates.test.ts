@@ -33,6 +33,8 @@ describe('actions', () => {
         waiting_room: true,
         transcription_auto: false,
         join_before_start_minutes: 30,
+        recording_layout: 'grid',
+        captions: true,
       };
       const meeting = await appTester(createMeeting, { authData: auth, inputData });
       expect(meeting.id).toMatch(/^mtg_/);
@@ -43,7 +45,13 @@ describe('actions', () => {
         scheduled_at: '2030-03-04T09:30:00+01:00',
         duration_minutes: 45,
         time_zone: 'Europe/Berlin',
-        settings: { waiting_room: true, transcription_auto: false, join_before_start_minutes: 30 },
+        settings: {
+          waiting_room: true,
+          transcription_auto: false,
+          join_before_start_minutes: 30,
+          recording_layout: 'grid',
+          captions: true,
+        },
         status: 'scheduled',
         join_url: `${t.config.baseUrl}/m/${meeting.code}`,
       });
@@ -65,7 +73,13 @@ describe('actions', () => {
       expect(stored).toMatchObject({
         duration_minutes: 60,
         time_zone: null,
-        settings: { waiting_room: false, transcription_auto: false, join_before_start_minutes: 10 },
+        settings: {
+          waiting_room: false,
+          transcription_auto: false,
+          join_before_start_minutes: 10,
+          recording_layout: 'active_speaker',
+          captions: false,
+        },
       });
       expect(Date.parse(stored.scheduled_at)).toBe(t.clock.now());
     });
@@ -78,6 +92,8 @@ describe('actions', () => {
       [{ title: 'Bad', time_zone: 'Mars/Olympus' }, /time_zone/],
       [{ title: 'Bad', join_before_start_minutes: '10080.5' }, /join_before_start_minutes must be a whole number/],
       [{ title: 'Bad', join_before_start_minutes: 10081 }, /join_before_start_minutes must be <= 10080/],
+      [{ title: 'Bad', recording_layout: 'speaker' }, /recording_layout must be active_speaker or grid/],
+      [{ title: 'Bad', captions: 'sometimes' }, /captions must be true or false/],
     ])('refuses %j with a message that names the input, and creates nothing', async (inputData, message) => {
       const before = (await api('GET', '/meetings?limit=100')).body.data.length;
       await expect(appTester(createMeeting, { authData: auth, inputData })).rejects.toThrow(message);
@@ -216,6 +232,8 @@ describe('actions', () => {
           transcription_auto: 'yes',
           time_zone: 'Asia/Tokyo',
           join_before_start_minutes: '0',
+          recording_layout: 'grid',
+          captions: 'yes',
         },
       });
       expect(updated).toMatchObject({
@@ -224,7 +242,7 @@ describe('actions', () => {
         duration_minutes: 30,
         scheduled_at: '2030-07-01T10:00:00Z',
         time_zone: 'Asia/Tokyo',
-        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
+        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0, recording_layout: 'grid', captions: true },
       });
       expect((await api('GET', `/meetings/${meeting.id}`)).body).toEqual(updated);
       await expect(appTester(updateMeeting, { authData: auth, inputData: { meeting: meeting.id } })).rejects.toThrow(/at least one field/);

@@ -2,7 +2,14 @@ import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { apiUrl, type Meeting } from '../api';
 import { dedupeField, idempotencyHeader } from '../idempotency';
 import { optionalFlag, optionalInteger, optionalText } from '../input';
-import { joinBeforeStartField, meetingSample, timeZoneField } from '../meeting-input';
+import {
+  captionsField,
+  joinBeforeStartField,
+  meetingSample,
+  optionalRecordingLayout,
+  recordingLayoutField,
+  timeZoneField,
+} from '../meeting-input';
 import { meetingFields } from '../output-fields';
 
 /** The title, schedule and settings of POST and PATCH /meetings from the action's input; empty inputs are left out so svc applies its defaults or keeps what it has. */
@@ -11,8 +18,12 @@ export function meetingBody(z: ZObject, bundle: Bundle): Record<string, unknown>
   const waiting_room = optionalFlag(z, 'waiting_room', input.waiting_room);
   const transcription_auto = optionalFlag(z, 'transcription_auto', input.transcription_auto);
   const join_before_start_minutes = optionalInteger(z, 'join_before_start_minutes', input.join_before_start_minutes);
+  const recording_layout = optionalRecordingLayout(z, input.recording_layout);
+  const captions = optionalFlag(z, 'captions', input.captions);
   const settings = Object.fromEntries(
-    Object.entries({ waiting_room, transcription_auto, join_before_start_minutes }).filter(([, value]) => value !== undefined),
+    Object.entries({ waiting_room, transcription_auto, join_before_start_minutes, recording_layout, captions }).filter(
+      ([, value]) => value !== undefined,
+    ),
   );
   return {
     title: optionalText(input.title),
@@ -94,6 +105,8 @@ export default defineCreate({
         helpText: 'Record and transcribe automatically when the meeting starts; the transcript and summary triggers fire afterwards.',
       },
       { ...joinBeforeStartField, default: '10' },
+      { ...recordingLayoutField, default: 'active_speaker' },
+      { ...captionsField, default: 'false' },
       {
         key: 'kind',
         label: 'Kind',

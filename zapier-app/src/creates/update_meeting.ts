@@ -1,6 +1,14 @@
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { apiUrl, type Meeting } from '../api';
-import { joinBeforeStartField, meetingField, meetingPath, meetingSample, timeZoneField } from '../meeting-input';
+import {
+  captionsField,
+  joinBeforeStartField,
+  meetingField,
+  meetingPath,
+  meetingSample,
+  recordingLayoutField,
+  timeZoneField,
+} from '../meeting-input';
 import { meetingFields } from '../output-fields';
 import { meetingBody } from './create_meeting';
 
@@ -30,6 +38,8 @@ export default defineCreate({
       { key: 'waiting_room', label: 'Waiting Room', type: 'boolean', required: false },
       { key: 'transcription_auto', label: 'Transcribe Automatically', type: 'boolean', required: false },
       joinBeforeStartField,
+      recordingLayoutField,
+      captionsField,
     ],
     perform: updateMeeting,
     sample: meetingSample,

@@ -12,14 +12,14 @@ export function withRecordingFile(z: ZObject, _bundle: Bundle, event: SvcEvent):
   return { ...event, data: { ...event.data, recording: { ...recording, file } } };
 }
 
-/** Fires when a meeting's recording has been processed and can be downloaded; hands the Zap the video as a file. */
+/** Fires when a meeting's composite recording (one MP4) has been rendered and can be downloaded; hands the Zap the video as a file. */
 export default eventTrigger({
   key: 'recording_ready',
   type: 'recording.ready',
   noun: 'Recording',
   label: 'Recording Ready',
   description:
-    'Triggers when a meeting recording has been processed and can be downloaded; the recording comes as a file for upload steps.',
+    'Triggers when a meeting’s recording has been rendered and can be downloaded: one MP4 with every microphone mixed, in the meeting’s recording layout (active speaker or grid). It comes as a file for upload steps.',
   enrich: withRecordingFile,
   sample: {
     id: 'evt_01krdv2k7n3p5r8s1t4v6w9x2y',
@@ -41,12 +41,14 @@ export default eventTrigger({
         status: 'ready',
         duration_seconds: 2684,
         size_bytes: 187342848,
-        content_type: 'video/webm',
+        content_type: 'video/mp4',
         download_url: 'https://meet.example.com/api/v1/public/recordings/rec_01krdrb9c2f5h8k1m4p7r0t3v6/download?token=sample',
         created_at: '2026-05-12T09:30:04.000Z',
         ready_at: '2026-05-12T10:17:41.000Z',
         failure_reason: null,
-        file: 'https://zapier-dev-files.s3.amazonaws.com/cli-platform/rec_01krdrb9c2f5h8k1m4p7r0t3v6.webm',
+        source_recording_id: 'rec_01krdr8w4y7a0c3e6g9j2m5p8s',
+        tracks: null,
+        file: 'https://zapier-dev-files.s3.amazonaws.com/cli-platform/rec_01krdrb9c2f5h8k1m4p7r0t3v6.mp4',
       },
     },
   },
