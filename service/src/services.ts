@@ -180,9 +180,8 @@ export function createServices(
     clock,
     allowInsecureUrls: config.allowInsecureWebhooks,
   });
-  events.subscribe(webhooks);
-  events.subscribe(integrations);
-  events.subscribe(new TranscriptionTrigger(meetings, jobs));
+  const transcriptionTrigger = new TranscriptionTrigger(meetings, jobs);
+  for (const subscriber of [webhooks, integrations, transcriptionTrigger]) events.subscribe(subscriber);
   const search = new SearchService(new SearchRepo(db), meetings);
   const participants = new ParticipantsService(new ParticipantsRepo(db), meetings, ids, clock);
   const registrations = new RegistrationsService({
@@ -207,6 +206,7 @@ export function createServices(
     downloadUrlTtlMs: config.recordingUrlTtlSeconds * 1000,
     jobs,
     logger,
+    onTracksReady: (tracks) => transcriptionTrigger.tracksReady(tracks),
   });
   const extras = createRoomExtras(db, { meetings, transaction, ids, clock });
   const rooms = new RoomsService({

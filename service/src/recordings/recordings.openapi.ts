@@ -85,7 +85,7 @@ export const recordingsOpenApi: OpenApiFragment = {
           type: 'string',
           enum: ['video', 'tracks', 'audio'],
           description:
-            "A meeting recorded in the room gives two recordings. `video` (the composite): one MP4 (H.264 + AAC) anyone can play, every microphone mixed, the active speaker or a grid (the meeting's `settings.recording_layout`), the screen share on stage while shared, names on the tiles; rendered after the meeting, `recording.ready` fires for it. `tracks`: the per-track source it is rendered from (Matroska: each microphone, camera and screen share on its own track, aligned), for transcription (one speaker per track) and editing; ready first, without an event. Recordings made before this split (one webm, a track per microphone) are `tracks`.",
+            "A meeting recorded in the room gives two recordings. `video` (the composite): one MP4 (H.264 + AAC) anyone can play, every microphone mixed, the active speaker or a grid (the meeting's `settings.recording_layout`), the screen share on stage while shared, names on the tiles; rendered after the meeting, `recording.ready` fires for it. `tracks`: the per-track source it is rendered from (Matroska: each microphone, camera and screen share on its own track, aligned), for transcription (one speaker per track; automatic transcription starts as soon as it is ready, whether or not the composite renders) and editing; ready first, without an event. Recordings made before this split (one webm, a track per microphone) are `tracks`.",
         },
         status: { type: 'string', enum: ['processing', 'ready', 'failed'] },
         duration_seconds: { type: ['integer', 'null'] },

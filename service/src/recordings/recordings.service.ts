@@ -105,6 +105,8 @@ export interface RecordingsServiceDeps {
   /** Queues the composite's render when a tracks recording is finished. */
   jobs?: JobQueue;
   logger?: Logger;
+  /** Called in finishTracks' transaction once a room's tracks recording is ready (queues automatic transcription). */
+  onTracksReady?: (tracks: Recording) => void;
 }
 
 /** Recordings of meetings; the media pipeline calls `start` and `markReady`, which emits recording.ready. */
@@ -121,6 +123,7 @@ export class RecordingsService {
   private readonly downloadUrlTtlMs: number;
   private readonly logger?: Logger;
   private readonly jobs?: JobQueue;
+  private readonly onTracksReady?: (tracks: Recording) => void;
 
   constructor(deps: RecordingsServiceDeps) {
     this.repo = deps.repo;
@@ -135,6 +138,7 @@ export class RecordingsService {
     this.downloadUrlTtlMs = deps.downloadUrlTtlMs;
     this.logger = deps.logger;
     this.jobs = deps.jobs;
+    this.onTracksReady = deps.onTracksReady;
   }
 
   /** One page of the recordings of a meeting the principal can read, newest first. */
@@ -296,7 +300,8 @@ export class RecordingsService {
 
   /**
    * Marks a room's per-track file ready (no event: recording.ready is the composite's) and, in the same transaction,
-   * starts its composite (processing) and queues the render_composite job in the meeting's layout. Returns both.
+   * starts its composite (processing), queues the render_composite job in the meeting's layout and tells
+   * `onTracksReady` (automatic transcription starts from the tracks, whatever becomes of the composite). Returns both.
    */
   finishTracks(tracksRecordingId: string, file: FinishedFile): { tracks: Recording; composite: Recording } {
     return this.transaction(() => {
@@ -305,6 +310,7 @@ export class RecordingsService {
       const composite = this.start(tracks.meeting_id, 'video', tracksRecordingId);
       const layout = this.meetings.findAnywhere(tracks.meeting_id).recording_layout;
       this.jobs.enqueue('render_composite', { recording_id: composite.id, layout } satisfies RenderCompositeJobPayload);
+      this.onTracksReady?.(tracks);
       return { tracks, composite: this.view(composite) };
     });
   }

@@ -5,7 +5,7 @@ import type { EventSubscriber } from '../events/events.service';
 import type { EventRow } from '../events/events.repo';
 import type { JobHandler, JobQueue } from '../jobs/job.worker';
 import type { MeetingsService } from '../meetings/meetings.service';
-import type { RecordingsService } from '../recordings/recordings.service';
+import type { Recording, RecordingsService } from '../recordings/recordings.service';
 import type { Logger } from '../shared/logger';
 import type { Transaction } from '../shared/transaction';
 import { prepareTracks } from './audio';
@@ -75,7 +75,12 @@ export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
   }
 }
 
-/** Queues a `transcribe` job, in the event's transaction, for each recording.ready of a meeting with `settings.transcription_auto`. */
+/**
+ * Queues one `transcribe` job per recording of a meeting with `settings.transcription_auto`: for a room's tracks
+ * recording as soon as it is ready (`tracksReady`, in its transaction), so a composite that fails to render still
+ * gets its meeting a transcript; for any other recording on its recording.ready. The composite's recording.ready
+ * queues nothing (its tracks recording already did), so a meeting is transcribed once.
+ */
 export class TranscriptionTrigger implements EventSubscriber {
   constructor(
     private readonly meetings: MeetingsService,
@@ -85,8 +90,18 @@ export class TranscriptionTrigger implements EventSubscriber {
   /** Looks at one event as it is written. */
   enqueue(event: EventRow): void {
     if (event.type !== 'recording.ready') return;
-    const { data } = JSON.parse(event.payload) as { data: { meeting: { id: string }; recording: { id: string } } };
-    if (this.meetings.findAnywhere(data.meeting.id).transcription_auto !== 1) return;
-    this.jobs.enqueue('transcribe', { recording_id: data.recording.id } satisfies TranscribeJobPayload);
+    const { data } = JSON.parse(event.payload) as { data: { meeting: { id: string }; recording: Recording } };
+    if (data.recording.source_recording_id) return;
+    this.queue(data.meeting.id, data.recording.id);
+  }
+
+  /** A room's tracks recording is ready: queues its transcription when the meeting asks for it. */
+  tracksReady(recording: Recording): void {
+    this.queue(recording.meeting_id, recording.id);
+  }
+
+  private queue(meetingId: string, recordingId: string): void {
+    if (this.meetings.findAnywhere(meetingId).transcription_auto !== 1) return;
+    this.jobs.enqueue('transcribe', { recording_id: recordingId } satisfies TranscribeJobPayload);
   }
 }
