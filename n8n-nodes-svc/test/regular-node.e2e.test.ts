@@ -61,6 +61,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
           waitingRoom: true,
           timeZone: ' europe/berlin ',
           joinBeforeStartMinutes: 30,
+          recordingLayout: 'grid',
         },
       }),
       svcNode(p, 'svc', 'Get Meeting', 2, { resource: 'meeting', operation: 'get', meetingId: '={{ $json.code }}' }),
@@ -74,6 +75,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
           transcriptionAuto: true,
           timeZone: 'Asia/Tokyo',
           joinBeforeStartMinutes: 0,
+          captions: true,
         },
       }),
       svcNode(p, 'svc', 'Get 101 Meetings', 4, { resource: 'meeting', operation: 'getMany', returnAll: false, limit: 101, filters: {} }),
@@ -122,7 +124,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
       scheduled_at: '2026-12-01T10:00:00+02:00',
       duration_minutes: 45,
       time_zone: 'Europe/Berlin',
-      settings: { waiting_room: true, transcription_auto: false, join_before_start_minutes: 30 },
+      settings: { waiting_room: true, transcription_auto: false, join_before_start_minutes: 30, recording_layout: 'grid', captions: false },
       status: 'scheduled',
     });
     expect(created!.id).toMatch(/^mtg_/);
@@ -133,7 +135,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
         title: 'Design review (moved)',
         duration_minutes: 30,
         time_zone: 'Asia/Tokyo',
-        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
+        settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0, recording_layout: 'grid', captions: true },
       }),
     ]);
 
@@ -180,7 +182,7 @@ describe('the svc node in the real n8n 2.8.4 runtime (`n8n execute`, installed a
       duration_minutes: 30,
       status: 'cancelled',
       time_zone: 'Asia/Tokyo',
-      settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0 },
+      settings: { waiting_room: true, transcription_auto: true, join_before_start_minutes: 0, recording_layout: 'grid', captions: true },
     });
     const again = await api('POST', '/webinars/launch-e2e/registrations', { email: 'ada@example.com', name: 'Ada' });
     expect([again.status, again.body.id]).toEqual([200, registration!.id]);

@@ -30,7 +30,11 @@ export const recordingFields: PlainOutputField[] = [
   { key: 'data__recording__created_at', label: 'Recording Created At', type: 'datetime' },
   { key: 'data__recording__ready_at', label: 'Recording Ready At', type: 'datetime' },
   { key: 'data__recording__failure_reason', label: 'Recording Failure Reason (empty unless it failed)', type: 'string' },
-  { key: 'data__recording__source_recording_id', label: 'Source Recording ID (the per-track recording it was rendered from)', type: 'string' },
+  {
+    key: 'data__recording__source_recording_id',
+    label: 'Source Recording ID (the per-track recording it was rendered from)',
+    type: 'string',
+  },
   { key: 'data__recording__tracks', label: 'Recording Tracks (empty for the composite)', type: 'string' },
 ];
 

@@ -19,6 +19,24 @@ export const meetingFields: INodeProperties[] = [
     description: 'Guests may join this many minutes before the start, 0 to 10080 (a week); hosts may always open the room early',
   },
   {
+    displayName: 'Live Captions',
+    name: 'captions',
+    type: 'boolean',
+    default: false,
+    description: 'Whether live captions (speech-to-text on svc) are on from the start; a host can turn them off or on in the room',
+  },
+  {
+    displayName: 'Recording Layout',
+    name: 'recordingLayout',
+    type: 'options',
+    options: [
+      { name: 'Active Speaker', value: 'active_speaker', description: 'The active speaker on stage' },
+      { name: 'Grid', value: 'grid', description: 'Every participant in a grid' },
+    ],
+    default: 'active_speaker',
+    description: "The layout of the recording's composite MP4; a screen share is on stage while shared in both",
+  },
+  {
     displayName: 'Scheduled At',
     name: 'scheduledAt',
     type: 'string',
@@ -62,6 +80,8 @@ export function meetingBody(fields: IDataObject): IDataObject {
   if (typeof fields.waitingRoom === 'boolean') settings.waiting_room = fields.waitingRoom;
   if (typeof fields.transcriptionAuto === 'boolean') settings.transcription_auto = fields.transcriptionAuto;
   if (typeof fields.joinBeforeStartMinutes === 'number') settings.join_before_start_minutes = fields.joinBeforeStartMinutes;
+  if (typeof fields.recordingLayout === 'string') settings.recording_layout = fields.recordingLayout;
+  if (typeof fields.captions === 'boolean') settings.captions = fields.captions;
   if (Object.keys(settings).length > 0) body.settings = settings;
   return body;
 }

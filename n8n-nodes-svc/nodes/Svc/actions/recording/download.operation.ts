@@ -11,7 +11,8 @@ const properties: INodeProperties[] = [
     type: 'string',
     default: '',
     placeholder: 'rec_...',
-    description: 'The recording to download; empty downloads the newest ready recording of the meeting',
+    description:
+      "The recording to download; empty downloads the meeting's newest ready composite MP4 (kind video), or its newest ready recording if it has no composite (recordings made before composites existed)",
   },
   {
     displayName: 'Put Output File in Field',
@@ -29,18 +30,33 @@ export const description = updateDisplayOptions({ show: { resource: ['recording'
 function fileNameOf(recording: IDataObject, contentType: string, disposition: unknown): string {
   const named = typeof disposition === 'string' ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
   if (named) return named;
-  const extension = /^(?:video|audio)\/([a-z0-9]+)/.exec(contentType)?.[1] ?? 'bin';
+  const extension = contentType === 'video/x-matroska' ? 'mkv' : (/^(?:video|audio)\/([a-z0-9]+)/.exec(contentType)?.[1] ?? 'bin');
   return `${String(recording.id)}.${extension}`;
+}
+
+/**
+ * The recording that an empty Recording ID means: the newest ready one that is not a per-track source (`tracks`), which
+ * is what people share; only when the meeting has no other kind (older recordings) its newest ready `tracks` file.
+ */
+export function defaultRecording(recordings: IDataObject[]): IDataObject | undefined {
+  const playable = recordings.filter((r) => r.kind !== 'tracks');
+  return (playable.length > 0 ? playable : recordings).find((r) => r.status === 'ready');
 }
 
 /** Downloads a ready recording through its signed `download_url` and outputs the recording as JSON with the file as binary data. */
 export const execute: SvcOperation = async function (this, itemIndex) {
   const recordings = await svcApiRequestAllItems.call(this, `/meetings/${meetingSegment.call(this, itemIndex)}/recordings`);
   const recordingId = (this.getNodeParameter('recordingId', itemIndex, '') as string).trim();
-  const recording = recordingId === '' ? recordings.find((r) => r.status === 'ready') : recordings.find((r) => r.id === recordingId);
+  const recording = recordingId === '' ? defaultRecording(recordings) : recordings.find((r) => r.id === recordingId);
   if (recording === undefined) {
-    const what = recordingId === '' ? 'No ready recording' : `No recording ${recordingId}`;
-    throw new NodeOperationError(this.getNode(), `${what} in this meeting`, { itemIndex });
+    const rendering = recordings.some((r) => r.kind !== 'tracks' && r.status === 'processing');
+    const message =
+      recordingId !== ''
+        ? `No recording ${recordingId} in this meeting`
+        : rendering
+          ? "This meeting's composite recording is still rendering; try again once recording.ready has fired"
+          : 'No ready recording in this meeting';
+    throw new NodeOperationError(this.getNode(), message, { itemIndex });
   }
   if (typeof recording.download_url !== 'string') {
     throw new NodeOperationError(
