@@ -54,15 +54,15 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches an unknown module', () => {
-    expect(planted(CREATE_MEETING, (b) => (b.flow[6]!.module = 'http:ActionSendDataX'))).toContainEqual({
-      path: 'flow[6].module',
+    expect(planted(CREATE_MEETING, (b) => (b.flow[8]!.module = 'http:ActionSendDataX'))).toContainEqual({
+      path: 'flow[8].module',
       message: expect.stringContaining('unknown module "http:ActionSendDataX"'),
     });
   });
 
   it('catches a module version the table does not know', () => {
-    expect(planted(CREATE_MEETING, (b) => (b.flow[6]!.version = 3))).toEqual([
-      { path: 'flow[6].version', message: 'http:MakeRequest is version 4, not 3' },
+    expect(planted(CREATE_MEETING, (b) => (b.flow[8]!.version = 3))).toEqual([
+      { path: 'flow[8].version', message: 'http:MakeRequest is version 4, not 3' },
     ]);
   });
 
@@ -73,9 +73,9 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it("catches a field svc's answer does not have", () => {
-    const problems = planted(CREATE_MEETING, (b) => (routeOf(b.flow[7], 0)[0]!.mapper!.body = '{"join_url": "{{5.data.joinurl}}"}'));
+    const problems = planted(CREATE_MEETING, (b) => (routeOf(b.flow[9], 0)[0]!.mapper!.body = '{"join_url": "{{5.data.joinurl}}"}'));
     expect(problems).toEqual([
-      { path: 'flow[7].routes[0].flow[0].mapper.body', message: '{{5.data.joinurl}}: module 5 outputs no field "data.joinurl"' },
+      { path: 'flow[9].routes[0].flow[0].mapper.body', message: '{{5.data.joinurl}}: module 5 outputs no field "data.joinurl"' },
     ]);
   });
 
@@ -114,11 +114,11 @@ describe('checkBlueprint on planted errors', () => {
   });
 
   it('catches a missing HTTP mapper field', () => {
-    expect(planted(CREATE_MEETING, (b) => delete b.flow[6]!.mapper!.queryParameters)).toEqual([
-      { path: 'flow[6].mapper.queryParameters', message: 'is missing (must be an array of {name, value})' },
+    expect(planted(CREATE_MEETING, (b) => delete b.flow[8]!.mapper!.queryParameters)).toEqual([
+      { path: 'flow[8].mapper.queryParameters', message: 'is missing (must be an array of {name, value})' },
     ]);
-    expect(planted(CREATE_MEETING, (b) => delete b.flow[6]!.mapper!.method)).toContainEqual({
-      path: 'flow[6].mapper.method',
+    expect(planted(CREATE_MEETING, (b) => delete b.flow[8]!.mapper!.method)).toContainEqual({
+      path: 'flow[8].mapper.method',
       message: 'is missing (must be one of "get", "post", "put", "patch", "delete")',
     });
   });
@@ -156,7 +156,7 @@ describe('checkBlueprint on planted errors', () => {
   it('catches the legacy HTTP module, account-bound ids, exporter-only metadata and live credentials', () => {
     const problems = planted(CREATE_MEETING, (b) => {
       b.flow[0]!.parameters = { hook: 1234567, maxResults: 1 };
-      b.flow[6]!.parameters = { authenticationType: 'apiKey', tlsType: '', apiKeyKeychain: 98765 };
+      b.flow[8]!.parameters = { authenticationType: 'apiKey', tlsType: '', apiKeyKeychain: 98765 };
       (b.flow[1]!.metadata as Record<string, unknown>).designer = { x: 0, y: 0, samples: { title: 'Real customer data' } };
       (b as unknown as Record<string, unknown>).scheduling = { type: 'immediately' };
       b.flow[2]!.mapper!.object = 'svc_sk_live0123456789abcdef';
@@ -164,15 +164,15 @@ describe('checkBlueprint on planted errors', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         { path: 'flow[0].parameters.hook', message: 'names something in one Make account; ship 0 and re-pick it after import' },
-        { path: 'flow[6].parameters.apiKeyKeychain', message: 'names something in one Make account; ship 0 and re-pick it after import' },
+        { path: 'flow[8].parameters.apiKeyKeychain', message: 'names something in one Make account; ship 0 and re-pick it after import' },
         { path: 'flow[1].metadata.designer.samples', message: 'is exporter-only metadata of one account; remove it' },
         { path: 'scheduling', message: 'is exporter-only metadata of one account; remove it' },
         { path: 'flow[2].mapper.object', message: 'holds a live svc key or webhook secret; use a keychain or a placeholder' },
       ]),
     );
-    const legacy = planted(CREATE_MEETING, (b) => (b.flow[6]!.module = 'http:ActionSendData'));
+    const legacy = planted(CREATE_MEETING, (b) => (b.flow[8]!.module = 'http:ActionSendData'));
     expect(legacy).toContainEqual({
-      path: 'flow[6].module',
+      path: 'flow[8].module',
       message: "http:ActionSendData is Make's legacy HTTP app; use http:MakeRequest (HTTP v4) with a keychain",
     });
   });
@@ -219,9 +219,9 @@ describe('checkBlueprint on planted errors', () => {
 
   it('catches a module after a router and an instant trigger that is not first', () => {
     const problems = planted(CREATE_MEETING, (b) => b.flow.push(structuredClone(b.flow[0]!), { ...structuredClone(b.flow[1]!), id: 99 }));
-    expect(problems).toContainEqual({ path: 'flow[7]', message: 'a router must be the last module of its flow; its routes carry on' });
-    expect(problems).toContainEqual({ path: 'flow[8].module', message: 'an instant trigger can only be the first module of a scenario' });
-    expect(problems).toContainEqual({ path: 'flow[8].id', message: 'id 1 is already used by flow[0]' });
+    expect(problems).toContainEqual({ path: 'flow[9]', message: 'a router must be the last module of its flow; its routes carry on' });
+    expect(problems).toContainEqual({ path: 'flow[10].module', message: 'an instant trigger can only be the first module of a scenario' });
+    expect(problems).toContainEqual({ path: 'flow[10].id', message: 'id 1 is already used by flow[0]' });
   });
 
   it('catches scenario metadata that contradicts the first module', () => {

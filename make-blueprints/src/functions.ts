@@ -78,4 +78,6 @@ function minOperand(value: unknown): number {
 /** The Make variables the shipped blueprints use; `timestamp` is the current Unix time in whole seconds. */
 export const MAKE_VARIABLES: Record<string, (nowMs: number) => unknown> = {
   timestamp: (nowMs) => Math.floor(nowMs / 1000),
+  true: () => true,
+  false: () => false,
 };

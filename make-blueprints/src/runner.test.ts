@@ -80,6 +80,8 @@ describe('create-meeting.blueprint.json against svc', () => {
       duration_minutes: 45,
       time_zone: 'europe/berlin',
       join_before_start_minutes: 30,
+      recording_layout: 'grid',
+      captions: true,
     });
     expect(result.response).toMatchObject({ status: 201, headers: { 'Content-Type': 'application/json' } });
     const answer = JSON.parse(result.response!.body) as { id: string; code: string; join_url: string; time_zone: string };
@@ -91,13 +93,13 @@ describe('create-meeting.blueprint.json against svc', () => {
       scheduled_at: '2026-12-01T10:00:00+02:00',
       duration_minutes: 45,
       time_zone: 'Europe/Berlin',
-      settings: { join_before_start_minutes: 30 },
+      settings: { join_before_start_minutes: 30, recording_layout: 'grid', captions: true },
       code: answer.code,
       join_url: answer.join_url,
     });
   });
 
-  it('keeps a hostile title inside the title and defaults the duration to an hour, the zone to UTC and early joining to 10 minutes', async () => {
+  it('keeps a hostile title inside the title and defaults the duration to an hour, the zone to UTC, early joining to 10 minutes, the layout to active speaker and captions to off', async () => {
     const title = 'x", "kind": "webinar", "slug": "taken-over';
     const result = await run(FILE, { title, scheduled_at: '2026-12-02T10:00:00Z' });
     const answer = JSON.parse(result.response!.body) as { id: string };
@@ -106,8 +108,15 @@ describe('create-meeting.blueprint.json against svc', () => {
       kind: 'meeting',
       duration_minutes: 60,
       time_zone: 'UTC',
-      settings: { join_before_start_minutes: 10 },
+      settings: { join_before_start_minutes: 10, recording_layout: 'active_speaker', captions: false },
     });
+  });
+
+  it('keeps a hostile recording layout inside the setting, which svc then refuses', async () => {
+    const recording_layout = 'grid", "kind": "webinar", "slug": "taken-over';
+    const result = await run(FILE, { title: 'Layout', scheduled_at: '2026-12-02T10:00:00Z', recording_layout });
+    expect(result.response).toMatchObject({ status: 400 });
+    expect(JSON.parse(result.response!.body)).toEqual({ error: 'validation_failed' });
   });
 
   it("passes svc's refusal of an unknown time zone back to the caller", async () => {

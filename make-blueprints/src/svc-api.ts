@@ -46,6 +46,8 @@ const meeting: Field[] = [
     { name: 'waiting_room', type: 'boolean' },
     { name: 'transcription_auto', type: 'boolean' },
     number('join_before_start_minutes'),
+    text('recording_layout'),
+    { name: 'captions', type: 'boolean' },
   ]),
 ];
 
