@@ -63,9 +63,12 @@ describe('the room page in German, French and English, light and dark', () => {
       'Kamera ausschalten',
       'Bildschirm teilen',
       'Einladen: Link für Gäste kopieren',
+      'Hand heben',
+      'Reagieren',
       'Personen (1)',
       'Chat',
       'Einstellungen',
+      'Umfragen',
       'Verlassen',
     ]);
     expect(await anna.page.getByRole('toolbar', { name: 'Meeting-Steuerung' }).count()).toBe(1);

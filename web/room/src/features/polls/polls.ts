@@ -41,7 +41,13 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   const badge = h('span', { class: 'badge unread', hidden: true }, '!');
   const button = h(
     'button',
-    { type: 'button', class: 'tool', 'data-testid': 'open-polls', onclick: () => slot.panels.toggle('polls') },
+    {
+      type: 'button',
+      class: 'tool',
+      'data-testid': 'open-polls',
+      'aria-label': t('polls.title'),
+      onclick: () => slot.panels.toggle('polls'),
+    },
     icon('poll'),
     h('span', { class: 'tool-label' }, t('polls.title')),
     badge,
