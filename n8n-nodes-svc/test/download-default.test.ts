@@ -19,6 +19,11 @@ describe('Recording → Download with an empty Recording ID', () => {
     expect(defaultRecording([composite('rec_2', 'processing'), tracks('rec_1', 'ready')])).toBeUndefined();
   });
 
+  it("takes the main room's composite, not a newer one of a breakout room", () => {
+    const breakout = { ...composite('rec_3', 'ready'), breakout_room_id: 'brk_1' };
+    expect(defaultRecording([breakout, composite('rec_2', 'ready'), tracks('rec_1', 'ready')])?.id).toBe('rec_2');
+  });
+
   it('takes the newest ready tracks file of a meeting recorded before composites existed', () => {
     expect(defaultRecording([tracks('rec_2', 'failed'), tracks('rec_1', 'ready')])?.id).toBe('rec_1');
   });

@@ -35,6 +35,7 @@ export const recordingFields: PlainOutputField[] = [
     label: 'Source Recording ID (the per-track recording it was rendered from)',
     type: 'string',
   },
+  { key: 'data__recording__breakout_room_id', label: 'Recording Breakout Room ID (empty for the main room)', type: 'string' },
   { key: 'data__recording__tracks', label: 'Recording Tracks (empty for the composite)', type: 'string' },
 ];
 

@@ -19,7 +19,7 @@ export default eventTrigger({
   noun: 'Recording',
   label: 'Recording Ready',
   description:
-    'Triggers when a meeting’s recording has been rendered and can be downloaded: one MP4 with every microphone mixed, in the meeting’s recording layout (active speaker or grid). It comes as a file for upload steps.',
+    'Triggers when a meeting’s recording has been rendered and can be downloaded: one MP4 with every microphone mixed, in the meeting’s recording layout (active speaker or grid), also one per breakout room (Breakout Room ID set). It comes as a file for upload steps.',
   enrich: withRecordingFile,
   sample: {
     id: 'evt_01krdv2k7n3p5r8s1t4v6w9x2y',
@@ -47,6 +47,7 @@ export default eventTrigger({
         ready_at: '2026-05-12T10:17:41.000Z',
         failure_reason: null,
         source_recording_id: 'rec_01krdr8w4y7a0c3e6g9j2m5p8s',
+        breakout_room_id: null,
         tracks: null,
         file: 'https://zapier-dev-files.s3.amazonaws.com/cli-platform/rec_01krdrb9c2f5h8k1m4p7r0t3v6.mp4',
       },

@@ -35,11 +35,12 @@ function fileNameOf(recording: IDataObject, contentType: string, disposition: un
 }
 
 /**
- * The recording that an empty Recording ID means: the newest ready one that is not a per-track source (`tracks`), which
- * is what people share; only when the meeting has no other kind (older recordings) its newest ready `tracks` file.
+ * The recording that an empty Recording ID means: the main room's (not a breakout room's) newest ready one that is not a
+ * per-track source (`tracks`), which is what people share; only when the meeting has no other kind (older recordings)
+ * its newest ready `tracks` file.
  */
 export function defaultRecording(recordings: IDataObject[]): IDataObject | undefined {
-  const playable = recordings.filter((r) => r.kind !== 'tracks');
+  const playable = recordings.filter((r) => r.kind !== 'tracks' && !r.breakout_room_id);
   return (playable.length > 0 ? playable : recordings).find((r) => r.status === 'ready');
 }
 
@@ -49,7 +50,7 @@ export const execute: SvcOperation = async function (this, itemIndex) {
   const recordingId = (this.getNodeParameter('recordingId', itemIndex, '') as string).trim();
   const recording = recordingId === '' ? defaultRecording(recordings) : recordings.find((r) => r.id === recordingId);
   if (recording === undefined) {
-    const rendering = recordings.some((r) => r.kind !== 'tracks' && r.status === 'processing');
+    const rendering = recordings.some((r) => r.kind !== 'tracks' && !r.breakout_room_id && r.status === 'processing');
     const message =
       recordingId !== ''
         ? `No recording ${recordingId} in this meeting`
