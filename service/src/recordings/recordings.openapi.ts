@@ -100,6 +100,11 @@ export const recordingsOpenApi: OpenApiFragment = {
         ready_at: { type: ['string', 'null'], format: 'date-time' },
         failure_reason: { type: ['string', 'null'], description: 'Why the recording failed (status failed); null otherwise.' },
         source_recording_id: { type: ['string', 'null'], description: "A composite's `tracks` recording; null for other kinds." },
+        breakout_room_id: {
+          type: ['string', 'null'],
+          description:
+            'The breakout room (`GET /meetings/{id}/breakout-rooms`) this recording was made in: while the meeting is recorded, each open breakout room is recorded on its own; null for the main room.',
+        },
         tracks: {
           type: ['array', 'null'],
           description:

@@ -21,6 +21,8 @@ export interface RecordingRow {
   source_recording_id: string | null;
   /** JSON: a tracks recording's tracks (`RecordedTrack[]`); null otherwise. */
   tracks: string | null;
+  /** The breakout room a recording was made in; null for the main room's. */
+  breakout_room_id: string | null;
 }
 
 /** SQL access to the recordings table. */
@@ -33,9 +35,10 @@ export class RecordingsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
-      file_name, content_type, size_bytes, created_at, ready_at, failure_reason, audio_track_owners, source_recording_id, tracks)
+      file_name, content_type, size_bytes, created_at, ready_at, failure_reason, audio_track_owners, source_recording_id, tracks,
+      breakout_room_id)
       VALUES (@id, @meeting_id, @kind, @status, @duration_seconds, @file_name, @content_type, @size_bytes,
-      @created_at, @ready_at, @failure_reason, @audio_track_owners, @source_recording_id, @tracks)`);
+      @created_at, @ready_at, @failure_reason, @audio_track_owners, @source_recording_id, @tracks, @breakout_room_id)`);
     this.listStmt = db.prepare<[string, string, number], RecordingRow>(
       'SELECT * FROM recordings WHERE meeting_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
     );

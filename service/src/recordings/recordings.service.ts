@@ -30,6 +30,8 @@ export interface Recording {
   source_recording_id: string | null;
   /** A tracks recording's tracks, in the file's order: whose, which source, when each starts and ends; null otherwise. */
   tracks: RecordingTrack[] | null;
+  /** The breakout room it was recorded in (both its tracks and its composite); null for the main room's. */
+  breakout_room_id: string | null;
 }
 
 /** One track of a tracks recording, as the API shows it. */
@@ -169,8 +171,13 @@ export class RecordingsService {
     return this.fileOf(row);
   }
 
-  /** Records that a recording of `meetingId` began (status processing). */
-  start(meetingId: string, kind: RecordingRow['kind'], sourceRecordingId: string | null = null): RecordingRow {
+  /** Records that a recording of `meetingId` (of one of its breakout rooms with `breakoutRoomId`) began (status processing). */
+  start(
+    meetingId: string,
+    kind: RecordingRow['kind'],
+    sourceRecordingId: string | null = null,
+    breakoutRoomId: string | null = null,
+  ): RecordingRow {
     const row: RecordingRow = {
       id: this.ids.next('rec'),
       meeting_id: this.meetings.findAnywhere(meetingId).id,
@@ -186,6 +193,7 @@ export class RecordingsService {
       audio_track_owners: null,
       source_recording_id: sourceRecordingId,
       tracks: null,
+      breakout_room_id: breakoutRoomId,
     };
     this.repo.insert(row);
     return row;
@@ -245,9 +253,9 @@ export class RecordingsService {
     return path.join(this.recordingsDir, `${recordingId}.${extension}`);
   }
 
-  /** The id of a meeting's newest ready recording, or undefined when none is ready. */
+  /** The id of a meeting's newest ready recording of its main room, or undefined when none is ready. */
   latestReadyId(meetingId: string): string | undefined {
-    return this.repo.list(meetingId, null, 1_000).find((row) => row.status === 'ready')?.id;
+    return this.repo.list(meetingId, null, 1_000).find((row) => row.status === 'ready' && !row.breakout_room_id)?.id;
   }
 
   /**
@@ -284,6 +292,7 @@ export class RecordingsService {
       ready_at: row.ready_at,
       failure_reason: row.failure_reason,
       source_recording_id: row.source_recording_id,
+      breakout_room_id: row.breakout_room_id,
       tracks:
         row.tracks === null
           ? null
@@ -307,7 +316,7 @@ export class RecordingsService {
     return this.transaction(() => {
       const tracks = this.markReady(tracksRecordingId, file, { emit: false });
       if (!this.jobs) throw new AppError('internal_error', 'No job queue to render the composite');
-      const composite = this.start(tracks.meeting_id, 'video', tracksRecordingId);
+      const composite = this.start(tracks.meeting_id, 'video', tracksRecordingId, tracks.breakout_room_id);
       const layout = this.meetings.findAnywhere(tracks.meeting_id).recording_layout;
       this.jobs.enqueue('render_composite', { recording_id: composite.id, layout } satisfies RenderCompositeJobPayload);
       this.onTracksReady?.(tracks);

@@ -35,6 +35,7 @@ describe('recordings API', () => {
         ready_at: ready.ready_at,
         failure_reason: null,
         source_recording_id: null,
+        breakout_room_id: null,
         tracks: null,
       },
     ]);

@@ -3,6 +3,7 @@ import type { BreakoutMove, BreakoutState } from '../breakouts/breakouts.protoco
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import type { Peer } from './peer';
+import type { RoomRecordings } from './room-recordings';
 import type { RoomMedia } from './room-media.interface';
 import type { RoomState } from './room.protocol';
 import { Room, type PeerInRoom } from './room';
@@ -21,6 +22,8 @@ export interface RoomBreakoutsDeps {
   stateFor(room: Room, peer: Peer): RoomState;
   /** Records that a participant left the meeting. */
   recordLeave(participantId: string): void;
+  /** The rooms' recordings: a breakout room of a recorded meeting is recorded on its own. */
+  recordings?: RoomRecordings;
 }
 
 /**
@@ -34,7 +37,9 @@ export class RoomBreakouts {
   /** The sessions of peers in breakout rooms: the service moves them back when the rooms close. */
   private readonly sessions = new WeakMap<Peer, PeerInRoom>();
 
-  constructor(private readonly deps: RoomBreakoutsDeps) {}
+  constructor(private readonly deps: RoomBreakoutsDeps) {
+    deps.recordings?.followBreakouts((meetingId) => this.roomsOf(meetingId));
+  }
 
   /** A host prepares named rooms. */
   create(session: PeerInRoom, names: string[]): { breakouts: BreakoutState } {
@@ -127,6 +132,7 @@ export class RoomBreakouts {
   meetingClosed(meetingId: string): void {
     for (const room of this.roomsOf(meetingId)) {
       for (const peer of room.joined()) if (peer.participantId) this.deps.recordLeave(peer.participantId);
+      this.deps.recordings?.finish(room.breakout!.id);
       room.close('meeting-ended');
       this.rooms.delete(room.breakout!.id);
     }
@@ -135,6 +141,7 @@ export class RoomBreakouts {
 
   /** A breakout room emptied (its last peer left the meeting): its media closes. */
   roomEmptied(room: Room): void {
+    if (room.breakout) this.deps.recordings?.finish(room.breakout.id);
     room.close('left');
     if (room.breakout && this.rooms.get(room.breakout.id) === room) this.rooms.delete(room.breakout.id);
   }
@@ -146,6 +153,7 @@ export class RoomBreakouts {
         if (peer.participantId) this.deps.recordLeave(peer.participantId);
         peer.disconnect();
       }
+      this.deps.recordings?.finish(room.breakout!.id);
       room.close('left');
     }
     this.rooms.clear();
@@ -203,6 +211,7 @@ export class RoomBreakouts {
     const main = await this.deps.mainRoom(meetingId);
     const room = new Room(main.meeting, await this.deps.newMedia(meetingId), this.deps.logger, { id: breakout.id, name: breakout.name });
     this.rooms.set(breakout.id, room);
+    this.deps.recordings?.breakoutOpened(room);
     return room;
   }
 

@@ -11,25 +11,39 @@ interface ActiveRecording {
 }
 
 /**
- * The recordings of live rooms: at most one per room, started and stopped by hosts (or automatically),
- * finished when the room closes or the service stops. Starting creates the recording row (processing)
+ * The recordings of live rooms: at most one per room (keyed by meeting id, or by breakout room id), started and
+ * stopped by hosts (or automatically), finished when the room closes or the service stops. While a meeting's main
+ * room is recorded, each of its open breakout rooms is recorded on its own (its recordings name the breakout room);
+ * stopping the main room's recording stops theirs. Starting creates the recording row (processing)
  * and tells everyone in the room; finishing measures the per-track file and marks it ready (its composite is then
  * rendered by the render_composite job, which emits recording.ready) or failed with the reason in the log.
  */
 export class RoomRecordings {
   private readonly active = new Map<string, ActiveRecording>();
   private readonly finishing = new Set<Promise<unknown>>();
+  private breakoutRoomsOf: (meetingId: string) => Room[] = () => [];
 
   constructor(
     private readonly recordings: RecordingsService,
     private readonly logger: Logger,
   ) {}
 
+  /** Tells the recordings where a meeting's live breakout rooms are (RoomBreakouts does, once). */
+  followBreakouts(roomsOf: (meetingId: string) => Room[]): void {
+    this.breakoutRoomsOf = roomsOf;
+  }
+
+  /** True while the room (main or breakout) is being recorded. */
+  recording(room: Room): boolean {
+    return this.active.has(keyOf(room));
+  }
+
   /** Starts recording a room; conflict when it already is, or when recording is unavailable (the recording is then marked failed). */
   start(room: Room): { recordingId: string } {
-    if (this.active.has(room.meeting.id)) throw AppError.conflict('This meeting is already being recorded');
+    const key = keyOf(room);
+    if (this.active.has(key)) throw AppError.conflict('This meeting is already being recorded');
     if (room.closed) throw AppError.conflict('The room has closed');
-    const row = this.recordings.start(room.meeting.id, 'tracks');
+    const row = this.recordings.start(room.meeting.id, 'tracks', null, room.breakout?.id ?? null);
     let media: MediaRecording;
     try {
       media = room.media.record(this.recordings.pathFor(row.id, 'mkv'));
@@ -39,26 +53,42 @@ export class RoomRecordings {
       throw error instanceof AppError ? error : new AppError('conflict', `Recording could not start: ${reason}`);
     }
     const active: ActiveRecording = { recordingId: row.id, media, room };
-    this.active.set(room.meeting.id, active);
+    this.active.set(key, active);
     media.onFailure((error) => {
-      if (this.active.get(room.meeting.id) !== active) return;
-      this.active.delete(room.meeting.id);
+      if (this.active.get(key) !== active) return;
+      this.active.delete(key);
       this.recordings.markFailed(row.id, error.message);
       if (!room.closed) room.setRecording(false);
     });
     room.setRecording(true);
-    this.logger.info('recording started', { meeting_id: room.meeting.id, recording_id: row.id });
+    this.logger.info('recording started', { meeting_id: room.meeting.id, breakout_room_id: room.breakout?.id, recording_id: row.id });
+    if (!room.breakout) for (const breakout of this.breakoutRoomsOf(room.meeting.id)) this.breakoutOpened(breakout);
     return { recordingId: row.id };
+  }
+
+  /** A breakout room opened (or its meeting's recording started): it is recorded on its own while its main room is. */
+  breakoutOpened(room: Room): void {
+    if (!room.breakout || !this.active.has(room.meeting.id) || this.recording(room)) return;
+    try {
+      this.start(room);
+    } catch (error) {
+      this.logger.warn('breakout room recording could not start', { breakout_room_id: room.breakout.id, error: String(error) });
+    }
   }
 
   /**
    * Stops the room's recording and finishes its per-track file: the tracks recording is ready and its composite is
    * queued for rendering (recording.ready fires once the composite is verified), or failed, whose reason is the error.
+   * `key` is the meeting id (the main room, whose breakout rooms' recordings stop too) or a breakout room's id.
    */
-  stop(meetingId: string): Promise<Recording> {
-    const active = this.active.get(meetingId);
+  stop(key: string): Promise<Recording> {
+    const active = this.active.get(key);
     if (!active) return Promise.reject(AppError.conflict('This meeting is not being recorded'));
-    this.active.delete(meetingId);
+    this.active.delete(key);
+    const meetingId = active.room.meeting.id;
+    if (!active.room.breakout) {
+      for (const [other, { room }] of this.active) if (room.breakout && room.meeting.id === meetingId) this.finish(other);
+    }
     if (!active.room.closed) active.room.setRecording(false);
     const finished = active.media.stop().then(
       (file) => {
@@ -66,6 +96,7 @@ export class RoomRecordings {
         const measured = { size_bytes: file.sizeBytes, duration_seconds: file.durationSeconds, tracks: file.tracks.length };
         this.logger.info('recording ready', {
           meeting_id: meetingId,
+          breakout_room_id: active.room.breakout?.id,
           recording_id: active.recordingId,
           composite_id: composite.id,
           ...measured,
@@ -82,17 +113,17 @@ export class RoomRecordings {
     return finished;
   }
 
-  /** Stops the room's recording, if any, without waiting; failures are logged. */
-  finish(meetingId: string): void {
-    if (!this.active.has(meetingId)) return;
-    this.stop(meetingId).catch((error: unknown) =>
-      this.logger.warn('recording failed at the end of the meeting', { meeting_id: meetingId, error: String(error) }),
+  /** Stops the recording of the room with this key (meeting or breakout room id), if any, without waiting; failures are logged. */
+  finish(key: string): void {
+    if (!this.active.has(key)) return;
+    this.stop(key).catch((error: unknown) =>
+      this.logger.warn('recording failed at the end of the meeting', { room: key, error: String(error) }),
     );
   }
 
   /** Stops every recording and waits until every file is finished (graceful stop). */
   async stopAll(): Promise<void> {
-    for (const meetingId of [...this.active.keys()]) this.finish(meetingId);
+    for (const key of [...this.active.keys()]) this.finish(key);
     await Promise.allSettled([...this.finishing]);
   }
 
@@ -101,4 +132,9 @@ export class RoomRecordings {
     this.finishing.add(settled);
     void settled.finally(() => this.finishing.delete(settled));
   }
+}
+
+/** A room's key among the recordings: its breakout room's id, or its meeting's for the main room. */
+function keyOf(room: Room): string {
+  return room.breakout?.id ?? room.meeting.id;
 }

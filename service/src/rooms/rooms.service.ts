@@ -96,6 +96,7 @@ export class RoomsService {
       openMainRoom: (meetingId) => [this.rooms.get(meetingId)].find((room) => room && !room.closed),
       stateFor: (room, peer) => this.stateFor(room, peer),
       recordLeave: (participantId) => this.participants.recordLeave(participantId),
+      recordings: this.recordings,
     });
     this.moderation = new RoomModeration(deps.clock);
     this.meetings.onClosed((meeting) => this.endRoom(meeting.id));

@@ -95,8 +95,12 @@ export class TranscriptionTrigger implements EventSubscriber {
     this.queue(data.meeting.id, data.recording.id);
   }
 
-  /** A room's tracks recording is ready: queues its transcription when the meeting asks for it. */
+  /**
+   * A room's tracks recording is ready: queues its transcription when the meeting asks for it. A breakout room's is
+   * not transcribed: a meeting has one transcript, made from its main room's recording.
+   */
   tracksReady(recording: Recording): void {
+    if (recording.breakout_room_id) return;
     this.queue(recording.meeting_id, recording.id);
   }
 
