@@ -139,4 +139,15 @@ describe('breakout rooms of a recorded meeting on fake media', () => {
         .sort(),
     ).toEqual([design, null].sort());
   });
+
+  it('a host visiting a breakout room records and stops that room on its own', async () => {
+    const { m, host, ann, design } = await meetingWithBreakouts(false);
+    await host.call('moveToBreakout', { room: design });
+    await host.call('startRecording', {});
+    expect(ann.session.room.recording).toBe(true);
+    expect(recordingsOf(m.id).map((r) => r.breakout_room_id)).toEqual([design]);
+    recorderOf(ann.session.room, { participant_id: ann.session.peer.participantId!, name: 'Ann' });
+    await expect(host.call('stopRecording', {})).resolves.toMatchObject({ status: 'ready' });
+    expect(ann.session.room.recording).toBe(false);
+  });
 });

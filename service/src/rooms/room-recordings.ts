@@ -35,12 +35,12 @@ export class RoomRecordings {
 
   /** True while the room (main or breakout) is being recorded. */
   recording(room: Room): boolean {
-    return this.active.has(keyOf(room));
+    return this.active.has(recordingKeyOf(room));
   }
 
   /** Starts recording a room; conflict when it already is, or when recording is unavailable (the recording is then marked failed). */
   start(room: Room): { recordingId: string } {
-    const key = keyOf(room);
+    const key = recordingKeyOf(room);
     if (this.active.has(key)) throw AppError.conflict('This meeting is already being recorded');
     if (room.closed) throw AppError.conflict('The room has closed');
     const row = this.recordings.start(room.meeting.id, 'tracks', null, room.breakout?.id ?? null);
@@ -135,6 +135,7 @@ export class RoomRecordings {
 }
 
 /** A room's key among the recordings: its breakout room's id, or its meeting's for the main room. */
-function keyOf(room: Room): string {
+/** The key of a room's recording: its breakout room's id, or the meeting id for the main room. */
+export function recordingKeyOf(room: Room): string {
   return room.breakout?.id ?? room.meeting.id;
 }

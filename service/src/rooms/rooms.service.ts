@@ -19,7 +19,7 @@ import { RoomModeration } from './room-moderation';
 import type { RoomMediaProvider } from './room-media.interface';
 import type { LeaveReason, RoomState } from './room.protocol';
 import { Room, type PeerInRoom } from './room';
-import type { RoomRecordings } from './room-recordings';
+import { recordingKeyOf, type RoomRecordings } from './room-recordings';
 
 /** How long a room whose worker died keeps trying to get new media before giving up. */
 const MEDIA_RECOVERY_LIMIT_MS = 30_000;
@@ -206,7 +206,7 @@ export class RoomsService {
   /** A host stops recording the room; resolves once the file is finished (ready or failed). */
   async stopRecording(session: PeerInRoom): Promise<{ recordingId: string; status: 'ready' }> {
     this.assertHost(session.peer);
-    const recording = await this.recordings.stop(session.room.meeting.id);
+    const recording = await this.recordings.stop(recordingKeyOf(session.room));
     return { recordingId: recording.id, status: 'ready' };
   }
 
