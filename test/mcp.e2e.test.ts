@@ -128,7 +128,7 @@ describe('MCP endpoint of the real service process', () => {
     const readOnly = svcCli(dataDir, 'keys', 'create', '--name', 'reader', '--scopes', 'meetings:read').stdout.trim();
     const client = await connectMcpClient(service.url, readOnly);
     clients.push(client);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_meetings', 'get_meeting']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_meetings', 'get_meeting', 'list_participants']);
   });
 
   const python = pythonMcp();
