@@ -70,19 +70,22 @@ export const createMeetingSchema: JsonSchema = {
   },
 };
 
+/** The settings a create or update may give (an update merges them into the current ones). */
+export interface MeetingSettingsInput {
+  waiting_room?: boolean;
+  transcription_auto?: boolean;
+  join_before_start_minutes?: number;
+  recording_layout?: 'active_speaker' | 'grid';
+  captions?: boolean;
+}
+
 /** Body of POST /meetings after validation. */
 export interface CreateMeetingInput {
   title: string;
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string;
-  settings?: {
-    waiting_room?: boolean;
-    transcription_auto?: boolean;
-    join_before_start_minutes?: number;
-    recording_layout?: 'active_speaker' | 'grid';
-    captions?: boolean;
-  };
+  settings?: MeetingSettingsInput;
   kind?: 'meeting' | 'webinar';
   slug?: string;
   organization_id?: string;
@@ -113,13 +116,7 @@ export interface UpdateMeetingInput {
   scheduled_at?: string;
   duration_minutes?: number;
   time_zone?: string | null;
-  settings?: {
-    waiting_room?: boolean;
-    transcription_auto?: boolean;
-    join_before_start_minutes?: number;
-    recording_layout?: 'active_speaker' | 'grid';
-    captions?: boolean;
-  };
+  settings?: MeetingSettingsInput;
   status?: 'ended';
 }
 
