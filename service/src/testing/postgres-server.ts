@@ -52,6 +52,16 @@ function asServerUser(cmd: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ['runuser', ['-u', RUN_AS, '--', cmd, ...args]] : [cmd, args];
 }
 
+/** The postmaster's process id from its lock file, if it is running. */
+function serverPid(data: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** initdb into a temp dir, start the server on a free loopback port, wait until it accepts connections (bounded). */
 export async function startPostgresServer(): Promise<PostgresServer> {
   const bin = postgresBinDir();
@@ -118,8 +128,19 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        // Signal the postmaster itself: as root the child is runuser, which does not pass SIGINT on (the server
+        // then ran on for the 20 s until the SIGKILL, which killed runuser only and left the server running).
+        const postmaster = serverPid(data);
+        const signal = (s: NodeJS.Signals) => {
+          try {
+            if (postmaster) process.kill(postmaster, s);
+          } catch {
+            // already gone
+          }
+          child.kill(s);
+        };
+        signal('SIGINT'); // fast shutdown
+        const timer = setTimeout(() => signal('SIGKILL'), 20_000);
         await exited;
         clearTimeout(timer);
       }
