@@ -7,6 +7,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startRtpStream } from '../../service/src/testing/plain-rtp';
 import { pollUntil, procStat } from '../support';
 
 /** The RTP stream the producer receives; a setup declares it as the producer's RTP parameters. */
@@ -70,9 +71,6 @@ export interface FanoutResult {
 
 /** Bytes of every RTP packet sent: a 12-byte header and an Opus-sized payload. */
 export const RTP_PACKET_BYTES = 12 + 160;
-const SEND_TICK_MS = 2;
-/** At most this many packets go out in one tick, so a stalled event loop does not turn into a burst. */
-const MAX_BURST = 200;
 const FIRST_PACKET_TIMEOUT_MS = 10_000;
 const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 /** Linux reports /proc times in clock ticks of 10 ms. */
@@ -99,23 +97,8 @@ async function openSocket(): Promise<Socket> {
 
 /** Sends FANOUT_STREAM packets to `to` at `packetsPerSecond` until stopped; counts what it sent. */
 function startSending(socket: Socket, to: UdpAddress, packetsPerSecond: number): { sent: () => number; stop: () => void } {
-  const packet = Buffer.alloc(RTP_PACKET_BYTES, 0x5a);
-  packet[0] = 0x80;
-  packet[1] = FANOUT_STREAM.payloadType;
-  packet.writeUInt32BE(FANOUT_STREAM.ssrc, 8);
-  const samplesPerPacket = Math.max(1, Math.round(FANOUT_STREAM.clockRate / packetsPerSecond));
-  let sent = 0;
-  const started = performance.now();
-  const timer = setInterval(() => {
-    const due = Math.floor(((performance.now() - started) / 1000) * packetsPerSecond) - sent;
-    for (let i = 0; i < Math.min(due, MAX_BURST); i++) {
-      packet.writeUInt16BE(sent & 0xffff, 2);
-      packet.writeUInt32BE((sent * samplesPerPacket) >>> 0, 4);
-      socket.send(packet, to.port, to.ip);
-      sent++;
-    }
-  }, SEND_TICK_MS);
-  return { sent: () => sent, stop: () => clearInterval(timer) };
+  const { ssrc, payloadType, clockRate } = FANOUT_STREAM;
+  return startRtpStream(socket, to, { ssrc, payloadType, clockRate, packetsPerSecond });
 }
 
 /** The counters at one moment; `at` is the middle of the (asynchronous) stats request. */

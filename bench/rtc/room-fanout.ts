@@ -4,7 +4,8 @@
  * producing peer and N consuming peers, all server-side peers over plain RTP.
  */
 import { startTestCore, type TestCore } from '@svc/service/testing';
-import { roomMediaProvider, type MediasoupRoomMedia } from '../../service/src/media/mediasoup-room-media';
+import { roomMediaProvider } from '../../service/src/media/mediasoup-room-media';
+import type { SpanningRoomMedia } from '../../service/src/media/spanning-room-media';
 import type { WorkerPool } from '../../service/src/media/worker-pool';
 import type { Admission, PeerConnection } from '../../service/src/rooms/peer';
 import type { RoomNotification, RoomNotifications } from '../../service/src/rooms/room.protocol';
@@ -117,7 +118,7 @@ export function roomFanout(rooms: RoomsCore): FanoutSetup {
         packetsSentToConsumers: async () => {
           const failed = connections.find((c) => c.failure);
           if (failed) throw new Error(`resuming a consumer failed: ${failed.failure!.message}`);
-          return (room.media as MediasoupRoomMedia).packetsSentToConsumers();
+          return (room.media as SpanningRoomMedia).packetsSentToConsumers();
         },
         close: async () => {
           await Promise.all(connections.flatMap((c) => c.resumes));

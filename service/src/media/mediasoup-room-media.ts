@@ -6,17 +6,17 @@ import type {
   MicrophoneTap,
   PlainTransportInfo,
   ProduceInput,
-  RoomMedia,
-  RoomMediaEvents,
   RoomMediaProvider,
-  TrackOwner,
 } from '../rooms/room-media.interface';
-import type { ConsumerOptions, MediaSource, TransportOptions } from '../rooms/room.protocol';
+import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { MicrophoneTapping } from './audio-tap';
+import type { MediaShard, PipeAddress, PipeEnd, PipedProducer, ShardEvents, ShardPlace, ShardPlacer } from './media-shard';
 import { RoomRecorder, type RecorderOptions } from './recorder';
-import type { WorkerPool } from './worker-pool';
+import { LOOPBACK_PIPE, ShardPipes, type Owned, type ProducerData } from './shard-pipes';
+import { SpanningRoomMedia } from './spanning-room-media';
+import type { PooledRouter, WorkerPool } from './worker-pool';
 
 /** The codecs every room's router offers: Opus, VP8 (simulcast) and H.264 for browsers without VP8 hardware. */
 export const ROOM_MEDIA_CODECS: types.RouterRtpCodecCapability[] = [
@@ -30,14 +30,18 @@ export const ROOM_MEDIA_CODECS: types.RouterRtpCodecCapability[] = [
   },
 ];
 
-/** What the room's objects carry in mediasoup's appData. */
-interface Owned {
-  peerId: string;
-  [key: string]: unknown;
+/** How a room's shard runs on the pool: recordings use ffmpeg as RecorderOptions say. */
+export interface MediasoupRoomMediaOptions extends RecorderOptions {
+  /** Where the shard's pipe transports listen (a media node's own address and ports); default UDP on 127.0.0.1. */
+  pipeListenInfo?: types.TransportListenInfo;
+  /** Worker slots the room already uses: the router goes to another worker while one runs. */
+  avoidSlots?: readonly number[];
 }
-interface ProducerData extends Owned {
-  source: MediaSource;
-  owner?: TrackOwner;
+
+interface Parts {
+  pooled: PooledRouter;
+  speakers: types.ActiveSpeakerObserver;
+  options: MediasoupRoomMediaOptions;
 }
 
 /** How transports start: the bitrate a sender may use before congestion control knows better. */
@@ -45,31 +49,71 @@ const INITIAL_OUTGOING_BITRATE = 1_000_000;
 /** Active-speaker decisions are made this often. */
 const ACTIVE_SPEAKER_INTERVAL_MS = 300;
 
-/** A room's media on one mediasoup router, with ownership checks on every id a peer names. */
-export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements RoomMedia {
+/**
+ * A room's media on one mediasoup router, with ownership checks on every id a peer names: the whole room's
+ * media, or one shard of a room spanning routers (producers piped in and out, media-shard.ts).
+ */
+export class MediasoupRoomMedia extends EventEmitter<ShardEvents> implements MediaShard {
+  readonly place: ShardPlace;
   private readonly transports = new Map<string, types.WebRtcTransport<Owned> | types.PlainTransport<Owned>>();
   private readonly producers = new Map<string, types.Producer<ProducerData>>();
   private readonly consumers = new Map<string, types.Consumer<Owned>>();
   private readonly recorders = new Set<RoomRecorder>();
   private readonly tappings = new Set<MicrophoneTapping>();
   private closed = false;
+  private readonly router: types.Router;
+  private readonly webRtcServer: types.WebRtcServer;
+  private readonly speakers: types.ActiveSpeakerObserver;
+  private readonly recorderOptions: RecorderOptions;
+  private readonly pipes: ShardPipes;
 
-  private constructor(
-    private readonly router: types.Router,
-    private readonly webRtcServer: types.WebRtcServer,
-    private readonly speakers: types.ActiveSpeakerObserver,
-    private readonly recorderOptions: RecorderOptions = {},
-  ) {
+  private constructor({ pooled, speakers, options }: Parts) {
     super();
+    this.router = pooled.router;
+    this.webRtcServer = pooled.webRtcServer;
+    this.speakers = speakers;
+    this.recorderOptions = options;
+    this.place = { nodeId: 'local', slot: pooled.slot };
+    this.pipes = new ShardPipes(pooled.router, options.pipeListenInfo ?? LOOPBACK_PIPE, {
+      producer: (id) => this.producers.get(id),
+      adopt: (producer) => this.adopt(producer),
+      pipedProducerClosed: (id) => this.emit('pipedProducerClosed', id),
+    });
     speakers.on('dominantspeaker', ({ producer }) => this.emit('activeSpeaker', (producer.appData as Owned).peerId));
-    router.observer.once('close', () => this.close());
+    this.router.on('workerclose', () => {
+      if (pooled.workerDied()) this.emit('lost');
+    });
+    this.router.observer.once('close', () => this.close());
   }
 
-  /** A router with the room codecs on the least-loaded worker of the pool. */
-  static async create(pool: WorkerPool, meetingId: string, recorderOptions: RecorderOptions = {}): Promise<MediasoupRoomMedia> {
-    const { router, webRtcServer } = await pool.createRouter({ mediaCodecs: ROOM_MEDIA_CODECS, appData: { meetingId } });
-    const speakers = await router.createActiveSpeakerObserver({ interval: ACTIVE_SPEAKER_INTERVAL_MS });
-    return new MediasoupRoomMedia(router, webRtcServer, speakers, recorderOptions);
+  /** A router with the room codecs on the least-loaded worker of the pool (outside `options.avoidSlots` if it can). */
+  static async create(pool: WorkerPool, meetingId: string, options: MediasoupRoomMediaOptions = {}): Promise<MediasoupRoomMedia> {
+    const pooled = await pool.createRouter({ mediaCodecs: ROOM_MEDIA_CODECS, appData: { meetingId } }, { avoidSlots: options.avoidSlots });
+    const speakers = await pooled.router.createActiveSpeakerObserver({ interval: ACTIVE_SPEAKER_INTERVAL_MS });
+    return new MediasoupRoomMedia({ pooled, speakers, options });
+  }
+
+  /** Peers with a transport on this router. */
+  peerCount(): number {
+    return new Set([...this.transports.values()].map((t) => t.appData.peerId)).size;
+  }
+
+  createPipeTransport(): Promise<PipeEnd> {
+    this.assertOpen();
+    return this.pipes.create();
+  }
+
+  connectPipeTransport(transportId: string, remote: PipeAddress): Promise<void> {
+    return this.pipes.connect(transportId, remote);
+  }
+
+  pipeOut(transportId: string, producerId: string): Promise<PipedProducer> {
+    return this.pipes.pipeOut(transportId, producerId);
+  }
+
+  pipeIn(transportId: string, producer: PipedProducer): Promise<void> {
+    this.assertOpen();
+    return this.pipes.pipeIn(transportId, producer);
   }
 
   record(filePath: string): MediaRecording {
@@ -177,12 +221,18 @@ export class MediasoupRoomMedia extends EventEmitter<RoomMediaEvents> implements
         appData: { peerId, source: input.source, owner: input.owner },
       }),
     )) as types.Producer<ProducerData>;
+    await this.adopt(producer);
+    return producer.id;
+  }
+
+  /** A new producer (own or piped in) joins the room's taps, active-speaker observer and recordings. */
+  private async adopt(producer: types.Producer<ProducerData>): Promise<void> {
+    const { source, owner } = producer.appData;
     this.producers.set(producer.id, producer);
     producer.observer.once('close', () => this.producers.delete(producer.id));
-    for (const tapping of this.tappings) tapping.add({ producer, source: input.source, owner: input.owner });
+    for (const tapping of this.tappings) tapping.add({ producer, source, owner });
     if (producer.kind === 'audio') await this.speakers.addProducer({ producerId: producer.id }).catch(() => undefined);
-    for (const recorder of this.recorders) recorder.add({ producer, source: input.source, owner: input.owner });
-    return producer.id;
+    for (const recorder of this.recorders) recorder.add({ producer, source, owner });
   }
 
   closeProducer(peerId: string, producerId: string): void {
@@ -303,10 +353,23 @@ async function mediasoupCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Rooms' media on a worker pool; recordings use ffmpeg as `recorder` says. */
-export function roomMediaProvider(pool: WorkerPool, recorder: RecorderOptions & { logger?: Logger } = {}): RoomMediaProvider {
+/** Shards on this process's workers: every worker is a place, without a cap on peers. */
+export function localShardPlacer(pool: WorkerPool, options: MediasoupRoomMediaOptions = {}): ShardPlacer {
   return {
-    create: (meetingId) => MediasoupRoomMedia.create(pool, meetingId, recorder),
-    onRoutersLost: (listener) => pool.on('workerDied', ({ routerIds }) => listener(routerIds)),
+    createShard: (meetingId, avoid) =>
+      MediasoupRoomMedia.create(pool, meetingId, {
+        ...options,
+        avoidSlots: avoid.filter((place) => place.nodeId === 'local').map((place) => place.slot),
+      }),
+    hasRoomFor: () => true,
+    placeCount: () => pool.runningWorkers(),
   };
+}
+
+/**
+ * Rooms' media on a worker pool, each room a SpanningRoomMedia over its shards (a meeting keeps one router;
+ * a webinar's viewers spread over every worker); recordings use ffmpeg as `recorder` says.
+ */
+export function roomMediaProvider(pool: WorkerPool, recorder: RecorderOptions & { logger?: Logger } = {}): RoomMediaProvider {
+  return SpanningRoomMedia.provider(localShardPlacer(pool, recorder));
 }

@@ -51,6 +51,14 @@ export interface PooledRouter {
   pid: number;
   /** The worker's port slice, for transports that do not go through the WebRtcServer (portRange). */
   portRange: PortRange;
+  /** True once the router's worker died (its routers closed with it), false while it runs or after a normal close. */
+  workerDied(): boolean;
+}
+
+/** Where createRouter may place a router. */
+export interface RouterPlacement {
+  /** Slots to leave out (a room's other routers are there), unless no other worker runs. */
+  avoidSlots?: readonly number[];
 }
 
 /** One worker's state for GET /healthz. */
@@ -188,22 +196,40 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return pool;
   }
 
-  /** Creates a router on the running worker with the fewest routers (the lowest slot on a tie). */
-  async createRouter(options?: types.RouterOptions): Promise<PooledRouter> {
+  /**
+   * Creates a router on the running worker with the fewest routers (the lowest slot on a tie), outside
+   * `placement.avoidSlots` while another worker runs.
+   */
+  async createRouter(options?: types.RouterOptions, placement: RouterPlacement = {}): Promise<PooledRouter> {
     if (this.closing) throw new Error('the worker pool is closed');
+    const avoid = new Set(placement.avoidSlots ?? []);
+    const candidates = this.slots.filter((slot) => slot.running && !avoid.has(slot.index));
     let chosen: { slot: Slot; running: RunningWorker } | undefined;
-    for (const slot of this.slots) {
+    for (const slot of candidates.length > 0 ? candidates : this.slots) {
       if (slot.running && (!chosen || load(slot.running) < load(chosen.running))) chosen = { slot, running: slot.running };
     }
     if (!chosen) throw new Error('no mediasoup worker is running');
     const { slot, running } = chosen;
     running.routersBeingCreated++;
     try {
-      const router = await running.worker.createRouter(options);
-      return { router, webRtcServer: running.webRtcServer, slot: slot.index, pid: running.worker.pid, portRange: slot.portRange };
+      const { worker } = running;
+      const router = await worker.createRouter(options);
+      return {
+        router,
+        webRtcServer: running.webRtcServer,
+        slot: slot.index,
+        pid: worker.pid,
+        portRange: slot.portRange,
+        workerDied: () => worker.died,
+      };
     } finally {
       running.routersBeingCreated--;
     }
+  }
+
+  /** Workers running now (a dead one's slot counts again once its replacement runs). */
+  runningWorkers(): number {
+    return this.slots.filter((slot) => slot.running).length;
   }
 
   /** Each worker's process id, liveness, router count, port and restarts, by slot. */

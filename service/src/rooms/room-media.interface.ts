@@ -39,6 +39,8 @@ export interface PlainTransportInfo {
 export interface RoomMedia {
   /** The router's id (worker-death reports name routers). */
   readonly routerId: string;
+  /** Every router the room's media spans (its home router first), when more than `routerId` can be. */
+  readonly routerIds?: readonly string[];
   /** The router's RTP capabilities, for the client's Device.load. */
   readonly rtpCapabilities: unknown;
   createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions>;
@@ -114,9 +116,14 @@ export interface AudioTapping {
   onClosed(listener: () => void): void;
 }
 
+/** What kind of room the media is for: a webinar's viewers spread over every worker. */
+export interface RoomMediaOptions {
+  kind?: 'meeting' | 'webinar';
+}
+
 /** Creates rooms' media on the worker pool and reports when a worker took rooms' media down with it. */
 export interface RoomMediaProvider {
-  create(meetingId: string): Promise<RoomMedia>;
+  create(meetingId: string, options?: RoomMediaOptions): Promise<RoomMedia>;
   /** Calls `listener` with the router ids that died with a worker. */
   onRoutersLost(listener: (routerIds: string[]) => void): void;
 }

@@ -321,7 +321,7 @@ export class RoomsService {
   }
 
   private async createRoom(meeting: MeetingRow): Promise<Room> {
-    const media = await this.mediaProvider().create(meeting.id);
+    const media = await this.mediaProvider().create(meeting.id, { kind: meeting.kind });
     const room = new Room({ id: meeting.id, code: meeting.code, title: meeting.title, kind: meeting.kind }, media, this.logger);
     this.rooms.set(meeting.id, room);
     return room;
@@ -359,7 +359,7 @@ export class RoomsService {
   private recoverMedia(routerIds: string[]): void {
     const lost = new Set(routerIds);
     for (const room of [...this.rooms.values(), ...this.breakouts.all()]) {
-      if (lost.has(room.media.routerId)) void this.moveToNewMedia(room);
+      if ((room.media.routerIds ?? [room.media.routerId]).some((id) => lost.has(id))) void this.moveToNewMedia(room);
     }
   }
 
@@ -367,7 +367,7 @@ export class RoomsService {
     const giveUpAt = Date.now() + MEDIA_RECOVERY_LIMIT_MS;
     while (!room.closed && !this.closing) {
       try {
-        const media = await this.mediaProvider().create(room.meeting.id);
+        const media = await this.mediaProvider().create(room.meeting.id, { kind: room.meeting.kind });
         if (room.closed) return media.close();
         room.replaceMedia(media);
         this.logger.info('room moved to a new media worker', { meeting_id: room.meeting.id, peers: room.joined().length });

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { OPUS_RTP, startRtpSender } from '@svc/service/testing';
+import { openRtpReceiver, sendSyntheticRtp, type RtpReceiver, type RtpStream } from '../testing/plain-rtp';
+import type { MediaShard, ShardPlacer } from './media-shard';
+import { localShardPlacer, roomMediaProvider } from './mediasoup-room-media';
+import { recordingUnavailableReason } from './recorder';
+import { SpanningRoomMedia, WEBINAR_SHARD_PEERS } from './spanning-room-media';
+import { WorkerPool } from './worker-pool';
+
+const WAIT_MS = 15_000;
+
+/** A port range somewhere in 20000-29999 for the WebRtcServers (plain and pipe transports take any free port). */
+function someRange(size: number): { minPort: number; maxPort: number } {
+  const minPort = 20_000 + Math.floor(Math.random() * (10_000 - size));
+  return { minPort, maxPort: minPort + size - 1 };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const giveUpAt = Date.now() + WAIT_MS;
+  while (!check()) {
+    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Like SVC_NODE_MAX_PEERS=1 on every place: each peer of a meeting gets a shard of its own (while workers last). */
+function onePeerPerShard(placer: ShardPlacer): ShardPlacer {
+  return { ...placer, hasRoomFor: (shard: MediaShard) => shard.peerCount() < 1 };
+}
+
+let pool: WorkerPool;
+const cleanups: (() => void)[] = [];
+
+beforeAll(async () => {
+  pool = await WorkerPool.start({ workers: 2, ...someRange(20), listenIp: '127.0.0.1', logLevel: 'error' });
+});
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+afterAll(() => pool.close());
+
+function track<T extends { close(): void } | { stop(): void }>(item: T): T {
+  cleanups.push(() => ('close' in item ? item.close() : item.stop()));
+  return item;
+}
+
+/** Has `peerId` send synthetic Opus-typed RTP over a plain transport; resolves once its producer exists. */
+async function send(media: SpanningRoomMedia, peerId: string, ssrc: number): Promise<{ producerId: string; stream: RtpStream }> {
+  const transport = await media.createPlainTransport(peerId, 'send', '127.0.0.1');
+  const producerId = await media.produce(peerId, {
+    transportId: transport.id,
+    kind: 'audio',
+    rtpParameters: { ...OPUS_RTP, encodings: [{ ssrc }] },
+    source: 'microphone',
+    paused: false,
+  });
+  const stream = track(await sendSyntheticRtp(transport.local, { ssrc, payloadType: 111, packetsPerSecond: 200 }));
+  return { producerId, stream };
+}
+
+/** A plain receive transport for `peerId`, its packets counted. */
+async function receive(media: SpanningRoomMedia, peerId: string): Promise<RtpReceiver> {
+  const receiver = track(await openRtpReceiver());
+  const transport = await media.createPlainTransport(peerId, 'recv', '127.0.0.1');
+  await media.connectPlainTransport(peerId, transport.id, receiver.address);
+  return receiver;
+}
+
+/** Consumes and resumes; resolves with the consumer's id and the SSRC its packets carry. */
+async function consume(media: SpanningRoomMedia, peerId: string, producerId: string): Promise<{ id: string; ssrc: number }> {
+  const consumer = await media.consume(peerId, producerId, media.rtpCapabilities);
+  if (!consumer) throw new Error(`${peerId} cannot consume ${producerId}`);
+  await media.setConsumerPaused(peerId, consumer.id, false);
+  return { id: consumer.id, ssrc: (consumer.rtpParameters as { encodings: { ssrc: number }[] }).encodings[0]!.ssrc };
+}
+
+function events(media: SpanningRoomMedia): string[] {
+  const seen: string[] = [];
+  media.on('consumerPaused', (peerId, consumerId) => seen.push(`paused ${peerId} ${consumerId}`));
+  media.on('consumerResumed', (peerId, consumerId) => seen.push(`resumed ${peerId} ${consumerId}`));
+  media.on('consumerClosed', (peerId, consumerId) => seen.push(`closed ${peerId} ${consumerId}`));
+  return seen;
+}
+
+describe('a room spanning two workers (real mediasoup)', () => {
+  it('pipes each producer to the other shard: each side gets the other one’s packets, a late shard gets existing producers, pause and close reach the copies', async () => {
+    const media = track(await SpanningRoomMedia.create(onePeerPerShard(localShardPlacer(pool)), 'm-span'));
+    const seen = events(media);
+    // Alice sends before Bob exists: Bob's shard opens later and gets her producer piped in.
+    const aliceIn = await receive(media, 'alice');
+    const alice = await send(media, 'alice', 1_111);
+    expect(media.routerIds).toHaveLength(1);
+    const bobIn = await receive(media, 'bob');
+    expect(media.routerIds).toHaveLength(2);
+    expect(media.peersPerShard()).toEqual([1, 1]);
+    const bob = await send(media, 'bob', 2_222);
+
+    const bobHearsAlice = await consume(media, 'bob', alice.producerId);
+    const aliceHearsBob = await consume(media, 'alice', bob.producerId);
+    await until(() => bobIn.packets(bobHearsAlice.ssrc) > 20, 'Alice’s packets at Bob (other worker)');
+    await until(() => aliceIn.packets(aliceHearsBob.ssrc) > 20, 'Bob’s packets at Alice (other worker)');
+
+    // Pausing Alice's producer pauses its copy on Bob's router: Bob's consumer sees producerpause, and packets stop.
+    await media.setProducerPaused('alice', alice.producerId, true);
+    await until(() => seen.includes(`paused bob ${bobHearsAlice.id}`), 'consumerPaused on the other shard');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const whilePaused = bobIn.packets(bobHearsAlice.ssrc);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bobIn.packets(bobHearsAlice.ssrc) - whilePaused).toBeLessThanOrEqual(2);
+    await media.setProducerPaused('alice', alice.producerId, false);
+    await until(() => seen.includes(`resumed bob ${bobHearsAlice.id}`), 'consumerResumed on the other shard');
+    await until(() => bobIn.packets(bobHearsAlice.ssrc) > whilePaused + 20, 'packets again after resume');
+
+    // Closing Bob's producer closes its copy on Alice's router; Bob leaving closes his shard's objects.
+    media.closeProducer('bob', bob.producerId);
+    await until(() => seen.includes(`closed alice ${aliceHearsBob.id}`), 'consumerClosed for the copy');
+    media.closePeer('alice');
+    await until(() => seen.includes(`closed bob ${bobHearsAlice.id}`), 'consumerClosed when the sender left');
+    expect(await media.consume('bob', alice.producerId, media.rtpCapabilities)).toBeNull();
+  });
+
+  it('records on the home shard, with the microphone of a peer on the other shard', async () => {
+    const unavailable = recordingUnavailableReason();
+    if (unavailable) throw new Error(unavailable);
+    const media = track(await SpanningRoomMedia.create(onePeerPerShard(localShardPlacer(pool)), 'm-record'));
+    await receive(media, 'host'); // the home shard's peer
+    const transport = await media.createPlainTransport('guest', 'send', '127.0.0.1');
+    expect(media.routerIds).toHaveLength(2);
+    const owner = { participant_id: 'p-guest', name: 'Guest' };
+    await media.produce('guest', {
+      transportId: transport.id,
+      kind: 'audio',
+      rtpParameters: OPUS_RTP,
+      source: 'microphone',
+      paused: false,
+      owner,
+    });
+    track(startRtpSender('audio', transport.local.port));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'span-rec-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const recording = media.record(path.join(dir, 'room.mkv'));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const recorded = await recording.stop();
+    expect(recorded.audioTracks).toBe(1);
+    expect(recorded.audioTrackOwners).toEqual([owner]);
+    expect(recorded.durationSeconds).toBeGreaterThan(1);
+  });
+
+  it('keeps a meeting on one router, spreads a webinar over both workers, and reports a lost shard with all its routers', async () => {
+    const provider = roomMediaProvider(pool);
+    const meeting = track((await provider.create('m-meeting', { kind: 'meeting' })) as SpanningRoomMedia);
+    await receive(meeting, 'a');
+    await send(meeting, 'b', 3_333);
+    expect(meeting.routerIds).toHaveLength(1);
+
+    const webinar = track((await provider.create('m-webinar', { kind: 'webinar' })) as SpanningRoomMedia);
+    const host = await send(webinar, 'host', 4_444);
+    const viewers = await Promise.all(Array.from({ length: 6 }, (_v, i) => receive(webinar, `viewer-${i}`)));
+    expect(webinar.routerIds).toHaveLength(2);
+    // Host and first viewer on the home shard (WEBINAR_SHARD_PEERS = 2), then each viewer to the shard with fewer peers.
+    expect(WEBINAR_SHARD_PEERS).toBe(2);
+    expect(webinar.peersPerShard()).toEqual([4, 3]);
+    const workersUsed = new Set(
+      pool
+        .health()
+        .filter((w) => w.routers > 0)
+        .map((w) => w.slot),
+    );
+    expect(workersUsed.size).toBe(2);
+    const consumers = await Promise.all(viewers.map((_r, i) => consume(webinar, `viewer-${i}`, host.producerId)));
+    await until(() => viewers.every((r, i) => r.packets(consumers[i]!.ssrc) > 10), 'the host’s packets at every viewer');
+
+    const lost: string[][] = [];
+    provider.onRoutersLost((routerIds) => lost.push(routerIds));
+    // Each worker holds one of the webinar's routers: losing either moves the whole room.
+    process.kill(pool.health()[1]!.pid!, 'SIGKILL');
+    await until(() => lost.some((ids) => ids.join() === webinar.routerIds.join()), 'the webinar reported with both its routers');
+  });
+});

@@ -1,0 +1,363 @@
+/**
+ * A room's media over one or more routers (shards, media-shard.ts): each peer is placed on one shard at its
+ * first transport and every call of that peer goes there; every producer is piped into every other shard (one
+ * pair of PipeTransports per pair of shards, reused), so each peer consumes every producer on its own router.
+ * The first shard is the home shard: it has every producer (own or piped), so the active speaker, recordings
+ * and microphone taps are the home shard's.
+ *
+ * Placement: a meeting stays on its home shard while the home's place has room (local workers have no cap,
+ * so without media nodes a meeting is one router, as before); a full place sends new peers to the next shard
+ * with room, opened when none has. A webinar spreads its peers over every place: a new peer goes to the shard
+ * with the fewest peers, and once that shard has WEBINAR_SHARD_PEERS peers a shard on a place the room does not
+ * use yet is opened for it (while one exists).
+ */
+import { EventEmitter } from 'node:events';
+import type {
+  AudioTapping,
+  MediaRecording,
+  MicrophoneTap,
+  PlainTransportInfo,
+  ProduceInput,
+  RoomMedia,
+  RoomMediaEvents,
+  RoomMediaOptions,
+  RoomMediaProvider,
+} from '../rooms/room-media.interface';
+import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
+import { AppError } from '../shared/errors';
+import type { MediaShard, ShardPlacer } from './media-shard';
+
+/**
+ * A webinar opens a shard on a new place once its least-loaded shard has this many peers. A shard costs one
+ * piped copy of each producer (about one viewer's forwarding on the sender's worker) and a router: from the
+ * second peer on a worker, the next worker's core costs less than the one in use.
+ */
+export const WEBINAR_SHARD_PEERS = 2;
+
+interface Shard {
+  readonly media: MediaShard;
+  /** Peers placed on the shard. */
+  readonly peers: Set<string>;
+  /** Copies of other shards' producers by producer id: resolves once the copy can be consumed. */
+  readonly copies: Map<string, Promise<void>>;
+}
+
+/** A producer of the room on the shard of its peer. */
+interface RoomProducer {
+  peerId: string;
+  origin: Shard;
+  paused: boolean;
+}
+
+/** A room's media over shards; see the file comment. */
+export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements RoomMedia {
+  private readonly shards: Shard[] = [];
+  private readonly peerShards = new Map<string, Shard>();
+  private readonly producers = new Map<string, RoomProducer>();
+  /** The pipe transport pair between two shards, by the pair. */
+  private readonly pipes = new Map<Shard, Map<Shard, Promise<Map<Shard, string>>>>();
+  private placing: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly lostListeners: ((routerIds: string[]) => void)[] = [];
+  private lostReported = false;
+
+  private constructor(
+    private readonly placer: ShardPlacer,
+    private readonly room: { meetingId: string; kind: 'meeting' | 'webinar' },
+    home: MediaShard,
+  ) {
+    super();
+    this.addShard(home);
+  }
+
+  /** The room's media with its home shard on the least-loaded place. */
+  static async create(placer: ShardPlacer, meetingId: string, options: RoomMediaOptions = {}): Promise<SpanningRoomMedia> {
+    const home = await placer.createShard(meetingId, []);
+    return new SpanningRoomMedia(placer, { meetingId, kind: options.kind ?? 'meeting' }, home);
+  }
+
+  /** Rooms' media on `placer`'s places; a room whose shard was lost is reported with all its routers. */
+  static provider(placer: ShardPlacer): RoomMediaProvider {
+    const listeners: ((routerIds: string[]) => void)[] = [];
+    return {
+      create: async (meetingId, options) => {
+        const media = await SpanningRoomMedia.create(placer, meetingId, options);
+        media.onLost((routerIds) => listeners.forEach((listener) => listener(routerIds)));
+        return media;
+      },
+      onRoutersLost: (listener) => void listeners.push(listener),
+    };
+  }
+
+  /** Calls `listener` once, with every router of the room, when a shard's router died (the room must move). */
+  onLost(listener: (routerIds: string[]) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  /** The home shard's router. */
+  get routerId(): string {
+    return this.home.media.routerId;
+  }
+
+  get routerIds(): string[] {
+    return this.shards.map((shard) => shard.media.routerId);
+  }
+
+  /** Every shard's router offers the same codecs. */
+  get rtpCapabilities(): unknown {
+    return this.home.media.rtpCapabilities;
+  }
+
+  /** How many peers each shard has, home first (for tests and diagnostics). */
+  peersPerShard(): number[] {
+    return this.shards.map((shard) => shard.peers.size);
+  }
+
+  async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions> {
+    return (await this.placeOf(peerId)).media.createTransport(peerId, direction);
+  }
+
+  connectTransport(peerId: string, transportId: string, dtlsParameters: unknown): Promise<void> {
+    return this.shardOf(peerId).media.connectTransport(peerId, transportId, dtlsParameters);
+  }
+
+  async createPlainTransport(peerId: string, direction: 'send' | 'recv', listenIp: string): Promise<PlainTransportInfo> {
+    return (await this.placeOf(peerId)).media.createPlainTransport(peerId, direction, listenIp);
+  }
+
+  connectPlainTransport(peerId: string, transportId: string, to: PlainTransportInfo['local']): Promise<void> {
+    return this.shardOf(peerId).media.connectPlainTransport(peerId, transportId, to);
+  }
+
+  restartIce(peerId: string, transportId: string): Promise<unknown> {
+    return this.shardOf(peerId).media.restartIce(peerId, transportId);
+  }
+
+  /** Creates the producer on the peer's shard and resolves once every other shard has its copy. */
+  async produce(peerId: string, input: ProduceInput): Promise<string> {
+    const origin = this.shardOf(peerId);
+    const producerId = await origin.media.produce(peerId, input);
+    this.producers.set(producerId, { peerId, origin, paused: input.paused });
+    try {
+      await Promise.all(this.shards.map((shard) => this.pipeInto(shard, producerId)));
+    } catch (error) {
+      if (this.producers.has(producerId)) this.closeProducer(peerId, producerId);
+      throw error;
+    }
+    return producerId;
+  }
+
+  closeProducer(peerId: string, producerId: string): void {
+    this.shardOf(peerId).media.closeProducer(peerId, producerId);
+    this.dropProducer(producerId);
+  }
+
+  /** Pauses or resumes the producer and its copies, so consumers on every shard see producerpause/resume. */
+  async setProducerPaused(peerId: string, producerId: string, paused: boolean): Promise<void> {
+    await this.shardOf(peerId).media.setProducerPaused(peerId, producerId, paused);
+    const producer = this.producers.get(producerId);
+    if (!producer) return;
+    producer.paused = paused;
+    await Promise.all(
+      this.shards.map(async (shard) => {
+        const copy = shard.copies.get(producerId);
+        if (!copy) return;
+        await copy;
+        // The latest state, so that quick pause/resume calls end as the last one said.
+        if (shard.copies.has(producerId)) await shard.media.setProducerPaused(producer.peerId, producerId, producer.paused);
+      }),
+    ).catch(() => undefined); // a copy that failed or closed meanwhile has nothing to pause
+  }
+
+  async consume(peerId: string, producerId: string, rtpCapabilities: unknown): Promise<ConsumerOptions | null> {
+    const shard = this.peerShards.get(peerId);
+    if (this.closed || !shard) return null;
+    await shard.copies.get(producerId)?.catch(() => undefined);
+    return shard.media.consume(peerId, producerId, rtpCapabilities);
+  }
+
+  setConsumerPaused(peerId: string, consumerId: string, paused: boolean): Promise<void> {
+    return this.shardOf(peerId).media.setConsumerPaused(peerId, consumerId, paused);
+  }
+
+  setConsumerLayers(peerId: string, consumerId: string, spatialLayer: number, temporalLayer?: number): Promise<void> {
+    return this.shardOf(peerId).media.setConsumerLayers(peerId, consumerId, spatialLayer, temporalLayer);
+  }
+
+  /** Records on the home shard, which has every producer of the room. */
+  record(filePath: string): MediaRecording {
+    return this.home.media.record(filePath);
+  }
+
+  /** Taps the microphones on the home shard, which has every producer of the room. */
+  tapMicrophones(listener: (tap: MicrophoneTap) => void): AudioTapping {
+    return this.home.media.tapMicrophones(listener);
+  }
+
+  closePeer(peerId: string): void {
+    const shard = this.peerShards.get(peerId);
+    if (shard) {
+      shard.media.closePeer(peerId);
+      shard.peers.delete(peerId);
+      this.peerShards.delete(peerId);
+    }
+    for (const [producerId, producer] of [...this.producers]) if (producer.peerId === peerId) this.dropProducer(producerId);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const shard of this.shards) shard.media.close();
+  }
+
+  /** RTP packets every shard's consumers have sent so far (pipes not counted), for benchmarks. */
+  async packetsSentToConsumers(): Promise<number> {
+    const counts = await Promise.all(
+      this.shards.map((shard) => (shard.media as Partial<{ packetsSentToConsumers(): Promise<number> }>).packetsSentToConsumers?.() ?? 0),
+    );
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  private get home(): Shard {
+    return this.shards[0]!;
+  }
+
+  /** The peer's shard; an unplaced peer's calls go to the home shard, where its ids are unknown (not_found). */
+  private shardOf(peerId: string): Shard {
+    return this.peerShards.get(peerId) ?? this.home;
+  }
+
+  /** The peer's shard, placed now if it has none (one placement at a time, so shards open one by one). */
+  private placeOf(peerId: string): Promise<Shard> {
+    if (this.closed) return Promise.reject(new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset'));
+    const placed = this.peerShards.get(peerId);
+    if (placed) return Promise.resolve(placed);
+    const placing = this.placing.then(() => this.place(peerId));
+    this.placing = placing.catch(() => undefined);
+    return placing;
+  }
+
+  private async place(peerId: string): Promise<Shard> {
+    let shard = this.peerShards.get(peerId);
+    if (shard) return shard;
+    const withRoom = this.shards.filter((s) => this.placer.hasRoomFor(s.media));
+    const fewest = [...withRoom].sort((a, b) => a.peers.size - b.peers.size)[0];
+    const canOpen = this.shards.length < this.placer.placeCount();
+    if (this.room.kind === 'webinar') {
+      shard = fewest && (fewest.peers.size < WEBINAR_SHARD_PEERS || !canOpen) ? fewest : await this.openShard();
+    } else {
+      shard = withRoom[0] ?? (await this.openShard());
+    }
+    // No place could take a new shard: the least-loaded shard takes the peer over its cap rather than refusing it.
+    shard ??= fewest ?? [...this.shards].sort((a, b) => a.peers.size - b.peers.size)[0]!;
+    shard.peers.add(peerId);
+    this.peerShards.set(peerId, shard);
+    return shard;
+  }
+
+  /** A shard on a place the room does not use yet, with every producer of the room piped in; undefined when no place takes it. */
+  private async openShard(): Promise<Shard | undefined> {
+    const media = await this.placer
+      .createShard(
+        this.room.meetingId,
+        this.shards.map((shard) => shard.media.place),
+      )
+      .catch(() => undefined);
+    if (!media) return undefined;
+    if (this.closed) {
+      media.close();
+      throw new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset');
+    }
+    const shard = this.addShard(media);
+    await Promise.all([...this.producers.keys()].map((producerId) => this.pipeInto(shard, producerId)));
+    return shard;
+  }
+
+  private addShard(media: MediaShard): Shard {
+    const shard: Shard = { media, peers: new Set(), copies: new Map() };
+    const home = this.shards.length === 0;
+    this.shards.push(shard);
+    media.on('consumerClosed', (peerId, consumerId) => this.emit('consumerClosed', peerId, consumerId));
+    media.on('consumerPaused', (peerId, consumerId) => this.emit('consumerPaused', peerId, consumerId));
+    media.on('consumerResumed', (peerId, consumerId) => this.emit('consumerResumed', peerId, consumerId));
+    if (home) media.on('activeSpeaker', (peerId) => this.emit('activeSpeaker', peerId));
+    media.on('pipedProducerClosed', (producerId) => this.dropProducer(producerId));
+    media.on('lost', () => {
+      if (this.closed || this.lostReported) return;
+      this.lostReported = true;
+      for (const listener of this.lostListeners) listener(this.routerIds);
+    });
+    return shard;
+  }
+
+  /** The copy of a producer on `target` (none on its own shard), made once. */
+  private pipeInto(target: Shard, producerId: string): Promise<void> {
+    const existing = target.copies.get(producerId);
+    if (existing) return existing;
+    const producer = this.producers.get(producerId);
+    if (!producer || producer.origin === target) return Promise.resolve();
+    const copying = this.copy(producer, target, producerId);
+    target.copies.set(producerId, copying);
+    return copying;
+  }
+
+  private async copy(producer: RoomProducer, target: Shard, producerId: string): Promise<void> {
+    const { origin } = producer;
+    const live = () => this.producers.get(producerId) === producer && target.copies.has(producerId);
+    try {
+      const pipe = await this.pipeBetween(origin, target);
+      const piped = await origin.media.pipeOut(pipe.get(origin)!, producerId);
+      if (!live()) return;
+      await target.media.pipeIn(pipe.get(target)!, { ...piped, paused: producer.paused });
+    } catch (error) {
+      if (!live()) return; // it closed while being piped: nothing to copy
+      throw error;
+    }
+    if (!live()) closeQuietly(target, producer.peerId, producerId);
+  }
+
+  /** The connected pipe transport pair between two shards (each end's transport id by shard), made once per pair. */
+  private pipeBetween(a: Shard, b: Shard): Promise<Map<Shard, string>> {
+    const ofA = this.pipes.get(a) ?? new Map<Shard, Promise<Map<Shard, string>>>();
+    this.pipes.set(a, ofA);
+    let pair = ofA.get(b) ?? this.pipes.get(b)?.get(a);
+    if (!pair) {
+      pair = connectPipe(a, b);
+      ofA.set(b, pair);
+      pair.catch(() => ofA.delete(b));
+    }
+    return pair;
+  }
+
+  /** Forgets a closed producer and closes its copies. */
+  private dropProducer(producerId: string): void {
+    const producer = this.producers.get(producerId);
+    if (!producer) return;
+    this.producers.delete(producerId);
+    for (const shard of this.shards) {
+      if (!shard.copies.delete(producerId)) continue;
+      closeQuietly(shard, producer.peerId, producerId);
+    }
+  }
+}
+
+async function connectPipe(a: Shard, b: Shard): Promise<Map<Shard, string>> {
+  const [endA, endB] = await Promise.all([a.media.createPipeTransport(), b.media.createPipeTransport()]);
+  await Promise.all([
+    a.media.connectPipeTransport(endA.transportId, endB.local),
+    b.media.connectPipeTransport(endB.transportId, endA.local),
+  ]);
+  return new Map([
+    [a, endA.transportId],
+    [b, endB.transportId],
+  ]);
+}
+
+/** Closes a producer's copy on a shard; one not there (yet, or any more) is nothing to close. */
+function closeQuietly(shard: Shard, peerId: string, producerId: string): void {
+  try {
+    shard.media.closeProducer(peerId, producerId);
+  } catch {
+    // not there
+  }
+}
