@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -151,13 +151,62 @@ export async function installTarball(nodesDir: string, tarball: string): Promise
   );
 }
 
+/** The files of n8n's SQLite database in `<user folder>/.n8n`. */
+const DATABASE_FILES = ['database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm'];
+
+/**
+ * The `.n8n` folder of a user folder whose database this n8n has created and migrated once (no workflow, no
+ * credential, no owner yet, and without its settings file, which holds that run's encryption key), kept in the temp
+ * dir per n8n executable. A fresh home starts from a copy of it: the first command on an empty database spent
+ * seconds in n8n's migrations, in every test file.
+ */
+async function migratedDatabase(bin: string): Promise<string> {
+  const real = fs.realpathSync(bin);
+  const key = createHash('sha256')
+    .update(`${real}\n${fs.statSync(real).mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
+  const template = path.join(os.tmpdir(), `svc-n8n-migrated-${key}`);
+  if (fs.existsSync(path.join(template, 'database.sqlite'))) return template;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-migrate-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'tmp'));
+    const env = n8nEnvironment(dir, await freePort(), await freePort(), 'community-package');
+    const empty = path.join(dir, 'none.json');
+    fs.writeFileSync(empty, '[]');
+    const result = await new Promise<CliResult>((resolve) => {
+      execFile(bin, ['import:workflow', `--input=${empty}`], { env, timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+      );
+    });
+    if (result.code !== 0) throw new Error(`n8n could not migrate a new database (${result.code}):\n${result.stdout}\n${result.stderr}`);
+    const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-migrated-'));
+    for (const file of DATABASE_FILES) {
+      const from = path.join(dir, '.n8n', file);
+      if (fs.existsSync(from)) fs.copyFileSync(from, path.join(staged, file));
+    }
+    // Another jest worker may have made it meanwhile: then keep theirs.
+    try {
+      fs.renameSync(staged, template);
+    } catch {
+      fs.rmSync(staged, { recursive: true, force: true });
+    }
+    return template;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A fresh n8n user folder in a temp dir, with the built package installed as `install` says. */
 export async function createN8nHome(bin: string, install: Install): Promise<N8nHome> {
   if (typeof install === 'string' && !fs.existsSync(path.join(PACKAGE_DIR, 'dist/nodes/Svc/Svc.node.js'))) {
     throw new Error('n8n-nodes-svc/dist is missing: run `npm run build` (npm test does) first');
   }
+  const template = await migratedDatabase(bin);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
   fs.mkdirSync(path.join(dir, 'tmp'));
+  fs.mkdirSync(path.join(dir, '.n8n'));
+  for (const file of fs.readdirSync(template)) fs.copyFileSync(path.join(template, file), path.join(dir, '.n8n', file));
   // Where n8n's "Install community node" puts a package: <user folder>/.n8n/nodes/node_modules/<name>.
   if (install === 'community-package') copyPackage(path.join(dir, '.n8n/nodes/node_modules/n8n-nodes-svc'));
   if (typeof install === 'object') await installTarball(path.join(dir, '.n8n/nodes'), install.tarball);
