@@ -25,6 +25,7 @@ import { roomsRoutes } from './rooms/rooms.routes';
 import { roomPageRouter } from './rooms/room-page.routes';
 import { embedRoutes } from './embed/embed.routes';
 import { embedPageRouter } from './embed/embed-page.routes';
+import type { MediaCluster } from './media/nodes/media-cluster';
 import type { WorkerPool } from './media/worker-pool';
 import { createChatTarget, type Services } from './services';
 import type { Logger } from './shared/logger';
@@ -46,6 +47,8 @@ export interface AppDeps {
   project?: ProjectDatabase;
   /** The mediasoup workers, reported by /healthz; absent when the service runs without rooms. */
   media?: WorkerPool;
+  /** The media nodes (SVC_REDIS_URL), reported by /healthz with their load. */
+  nodes?: Pick<MediaCluster, 'health'>;
 }
 
 /** The public API's routes, in one table that the OpenAPI test compares with the document. */
@@ -87,11 +90,12 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     services.db.prepare('SELECT 1').get();
     const workers = deps.media?.health() ?? [];
-    // Rooms need at least one running worker; while the pool replaces a dead one the others carry on.
-    const mediaUp = !deps.media || workers.some((w) => w.alive);
+    const nodes = deps.nodes?.health();
+    // Rooms need at least one running worker (here or on a media node); while the pool replaces a dead one the others carry on.
+    const mediaUp = nodes ? nodes.some((n) => n.load.workers > 0 && !n.draining) : !deps.media || workers.some((w) => w.alive);
     // The project database starts on first use: `stopped` until then is healthy.
     const project = deps.project && { driver: deps.project.kind, state: deps.project.state };
-    res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, project, turn: deps.turn?.health() });
+    res.status(mediaUp ? 200 : 503).json({ status: mediaUp ? 'ok' : 'degraded', workers, nodes, project, turn: deps.turn?.health() });
   });
   app.use(roomPageRouter(services.roomAccess, config.rooms.pageRateLimit, services.clock));
   app.use(embedPageRouter(services.embed, config.rooms.pageRateLimit, services.clock));

@@ -10,6 +10,7 @@ import { AppError } from './shared/errors';
 import { EVENT_TYPES } from './events/event-types';
 import type { JobStatus } from './jobs/jobs.repo';
 import { runDoctorCli } from './doctor/doctor.cli';
+import { runMediaNodeCli } from './media/nodes/media-node.cli';
 import { USERS_COMMANDS } from './dashboard/users.cli';
 import { readRunningService } from './shared/running-service';
 import {
@@ -256,6 +257,14 @@ export const COMMANDS: CliCommand[] = [
     summary: 'Checks this server: base URL, TLS, ports, TURN, announced IP, ffmpeg, pocketsphinx, disk; exit 1 if one fails.',
     details: 'One line per check, with the fix. Reads only: it neither creates the data directory nor opens the database.',
     runAlone: (_argv, io) => runDoctorCli(process.env, io.out),
+  },
+  {
+    name: 'media-node',
+    summary: 'Runs a media node: mediasoup workers for the service at SVC_REDIS_URL, and nothing else.',
+    details:
+      'Needs SVC_REDIS_URL and SVC_NODE_SECRET; ports SVC_RTC_*, SVC_NODE_PORT. SIGTERM stops it (its rooms move); SIGUSR2 or --drain drains it.',
+    options: { drain: { type: 'boolean', help: 'Ask the node SVC_NODE_ID to drain: no new rooms, exit once its rooms ended.' } },
+    runAlone: (argv, io) => runMediaNodeCli(argv, io),
   },
   {
     name: 'backup',

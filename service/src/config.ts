@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { rtcConfig, tlsSettings, turnConfig, turnUrls, type RtcConfig, type TlsSettings, type TurnConfig } from './config.network';
+import { nodesConfig, type NodesConfig } from './config.nodes';
 import { ConfigError, readBoolean as boolean, readInteger as integer } from './shared/env';
 import { LOG_LEVELS, type LogLevel } from './shared/logger';
 
 export { ConfigError } from './shared/env';
 export { findOnPath, LETS_ENCRYPT_DIRECTORY_URL, type RtcConfig, type TlsSettings, type TurnConfig, type TurnMode } from './config.network';
+export { mediaNodeConfig, type MediaNodeConfig, type NodesConfig } from './config.nodes';
 
 /** Every setting of the service, read once from the environment and validated. */
 export interface Config {
@@ -26,6 +28,8 @@ export interface Config {
   slackOAuth: SlackOAuthConfig | undefined;
   project: ProjectConfig;
   rtc: RtcConfig;
+  /** Media nodes registered in Redis; without SVC_REDIS_URL every room runs on this process's workers. */
+  nodes: NodesConfig;
   turn: TurnConfig;
   rooms: RoomSettings;
   /** How long a recording's signed download URL works. */
@@ -180,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: integer(env, 'SVC_PROJECT_STATEMENT_TIMEOUT_MS', 8_000, 100, 600_000),
     },
     rtc,
+    nodes: nodesConfig(env),
     turn,
     recordingUrlTtlSeconds: integer(env, 'SVC_RECORDING_URL_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     rooms: {

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { serveHttps, type HttpsServing } from './http/https-server';
 import { listenOn, serverOptions } from './http/server';
 import { roomMediaProvider } from './media/mediasoup-room-media';
+import { MediaCluster } from './media/nodes/media-cluster';
 import { recordingUnavailableReason } from './media/recorder';
 import { WorkerPool } from './media/worker-pool';
 import { serveLocalSql } from './project/project.socket';
@@ -88,12 +89,15 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
   const recordingUnavailable = recordingUnavailableReason();
   if (recordingUnavailable) logger.warn(recordingUnavailable);
   const media = await (opts.startMedia ?? startConfiguredMedia)(config, logger);
-  if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
+  // With SVC_REDIS_URL rooms are placed on media nodes (and on this process's workers, if it runs any).
+  const nodes = config.nodes.redisUrl ? await MediaCluster.start(config.nodes, logger, media) : undefined;
+  if (nodes) services.rooms.useMedia(nodes.provider());
+  else if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
   const turn = background ? await startTurnServer(config, logger) : undefined;
   if (turn) services.roomAccess.useTurn(turn);
   const emptyRooms = background ? new EmptyRoomsWorker(services.rooms, config.rooms.emptyGraceSeconds, logger) : undefined;
   const breakoutsWorker = background ? new BreakoutsWorker(services.rooms, logger) : undefined;
-  const app = createApp({ config, services, logger, project: core.project, media, turn });
+  const app = createApp({ config, services, logger, project: core.project, media, turn, nodes });
   const host = opts.host ?? config.host;
   const early = opts.early ?? (config.tls.mode === 'off' ? await listenEarly(config.port, host) : undefined);
   const https = early ? undefined : await serveHttps(app, { ...config, host }, services.clock, logger);
@@ -130,6 +134,7 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
       deliveryWorker?.stop(),
       jobWorker?.stop(),
       recordingsFinished.then(() => media?.close()),
+      nodes?.close(),
       turn?.close(),
     ]).then(async () => {
       await localSql?.close();

@@ -1,0 +1,227 @@
+/**
+ * The control plane's media when SVC_REDIS_URL is set: the media nodes of the Redis registry (and this process's
+ * workers, when it runs any) as one ShardPlacer. It reads the registry every second, connects to a node on first
+ * use, and drops a node whose record expired or whose control channel closed: its shards are lost, so their rooms
+ * move to new media (rooms.service's recovery) and the pages set up their media again.
+ */
+import type { NodesConfig } from '../../config';
+import type { RoomMediaProvider } from '../../rooms/room-media.interface';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import type { MediaShard, ShardPlace, ShardPlacer } from '../media-shard';
+import { localShardPlacer } from '../mediasoup-room-media';
+import { SpanningRoomMedia } from '../spanning-room-media';
+import type { WorkerPool } from '../worker-pool';
+import { NodeClient } from './node-client';
+import { CpuSampler } from './node-load';
+import { avoidedSlots, chooseNode, hasRoom, type PlacementCandidate } from './node-placement';
+import { HEARTBEAT_MS, NodeDirectory, openRedis, type NodeLoad, type NodeRecord } from './node-registry';
+
+/** The id of this process's own workers as a place. */
+export const LOCAL_NODE_ID = 'local';
+
+/** A media node (or this process's workers) for GET /healthz. */
+export interface NodeHealth {
+  id: string;
+  announcedAddress: string | undefined;
+  draining: boolean;
+  maxPeers: number | null;
+  /** True while the control plane holds an open control channel to the node. */
+  connected: boolean;
+  /** Rooms' shards the control plane has on the node. */
+  shards: number;
+  load: NodeLoad;
+}
+
+/** This process's workers, when the service runs any beside the nodes. */
+interface LocalPlace {
+  pool: WorkerPool;
+  placer: ShardPlacer;
+}
+
+interface Deps {
+  directory: NodeDirectory;
+  close: () => Promise<void>;
+  secret: string;
+  logger: Logger;
+  local: LocalPlace | undefined;
+}
+
+/** Rooms' media on the registry's nodes (and the local workers); see the file comment. */
+export class MediaCluster implements ShardPlacer {
+  private readonly clients = new Map<string, Promise<NodeClient>>();
+  /** The clients whose control channel is established. */
+  private readonly settled = new Map<string, NodeClient>();
+  private readonly recent = new Map<string, number>();
+  private readonly cpu = new CpuSampler();
+  private localCpu = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+  private redisDown = false;
+  private closed = false;
+
+  private constructor(private readonly deps: Deps) {}
+
+  /** Connects to Redis, reads the registry once and keeps reading it every second; `pool`: this process's workers, a place too. */
+  static async start(config: NodesConfig, logger: Logger, pool?: WorkerPool): Promise<MediaCluster> {
+    const local = pool && { pool, placer: localShardPlacer(pool, { logger }) };
+    const redis = await openRedis(config.redisUrl!, logger, 'media nodes');
+    const cluster = new MediaCluster({
+      directory: new NodeDirectory(redis),
+      close: async () => void redis.disconnect(),
+      secret: config.secret!,
+      logger,
+      local,
+    });
+    await cluster.runOnce();
+    cluster.timer = setInterval(() => void cluster.runOnce(), HEARTBEAT_MS);
+    return cluster;
+  }
+
+  /** Rooms' media over this cluster: each room a SpanningRoomMedia whose shards it places. */
+  provider(): RoomMediaProvider {
+    return SpanningRoomMedia.provider(this);
+  }
+
+  /** Reads the registry and drops the nodes that left it; keeps the last view while Redis is unreachable. */
+  runOnce(): Promise<void> {
+    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  async createShard(meetingId: string, avoid: readonly ShardPlace[]): Promise<MediaShard> {
+    if (this.closed) throw AppError.conflict('The service is stopping; reconnect in a moment');
+    const tried = new Set<string>();
+    for (;;) {
+      const chosen = chooseNode(
+        this.candidates().filter((c) => !tried.has(c.record.id)),
+        avoid,
+      );
+      if (!chosen) break;
+      const { id } = chosen.record;
+      tried.add(id);
+      this.recent.set(id, (this.recent.get(id) ?? 0) + 1);
+      try {
+        if (id === LOCAL_NODE_ID) return await this.deps.local!.placer.createShard(meetingId, avoid);
+        return await (await this.clientFor(chosen.record)).createShard(meetingId, avoidedSlots(id, avoid));
+      } catch (error) {
+        this.deps.logger.warn('media node: a room could not be placed there; trying another', { node_id: id, error: String(error) });
+      }
+    }
+    throw AppError.conflict('No media node has room for this room right now; try again in a moment');
+  }
+
+  hasRoomFor(shard: MediaShard): boolean {
+    const candidate = this.candidates().find((c) => c.record.id === shard.place.nodeId);
+    return candidate !== undefined && hasRoom(candidate);
+  }
+
+  placeCount(): number {
+    return this.candidates()
+      .filter((c) => !c.record.draining)
+      .reduce((sum, c) => sum + c.record.load.workers, 0);
+  }
+
+  /** Every place with its load, this process's workers first. */
+  health(): NodeHealth[] {
+    return this.candidates().map(({ record }) => ({
+      id: record.id,
+      announcedAddress: record.id === LOCAL_NODE_ID ? undefined : record.announcedAddress,
+      draining: record.draining,
+      maxPeers: record.maxPeers,
+      connected: record.id === LOCAL_NODE_ID || this.settled.get(record.id)?.open === true,
+      shards: this.shardsOn(record.id),
+      load: record.load,
+    }));
+  }
+
+  /** Stops reading the registry and closes every control channel (the nodes close their shards). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.refreshing;
+    for (const client of this.clients.values())
+      void client.then(
+        (c) => c.close(),
+        () => undefined,
+      );
+    this.clients.clear();
+    await this.deps.close();
+  }
+
+  private candidates(): PlacementCandidate[] {
+    const nodes = this.deps.directory
+      .live()
+      .map((record) => ({ record, peers: this.peersOn(record.id), recent: this.recent.get(record.id) ?? 0 }));
+    const local = this.localRecord();
+    return local ? [{ record: local, peers: 0, recent: this.recent.get(LOCAL_NODE_ID) ?? 0 }, ...nodes] : nodes;
+  }
+
+  /** This process's workers as a place: weighed by their CPU only (their consumers are not counted here). */
+  private localRecord(): NodeRecord | undefined {
+    const { local } = this.deps;
+    if (!local) return undefined;
+    const workers = local.pool.runningWorkers();
+    if (workers === 0) return undefined;
+    const load: NodeLoad = { workers, routers: 0, transports: 0, consumers: 0, peers: 0, cpu: this.localCpu };
+    return { id: LOCAL_NODE_ID, controlUrl: '', announcedAddress: '', maxPeers: null, draining: false, startedAt: '', load };
+  }
+
+  private peersOn(id: string): number {
+    const client = this.settled.get(id);
+    return client?.peerCount() ?? 0;
+  }
+
+  private shardsOn(id: string): number {
+    return this.settled.get(id)?.shardCount() ?? 0;
+  }
+
+  private clientFor(record: NodeRecord): Promise<NodeClient> {
+    let client = this.clients.get(record.id);
+    if (!client) {
+      client = NodeClient.connect(record, this.deps.secret, this.deps.logger).then((connected) => {
+        this.settled.set(record.id, connected);
+        this.deps.logger.info('media node: connected', { node_id: record.id, url: record.controlUrl });
+        return connected;
+      });
+      this.clients.set(record.id, client);
+      client.catch(() => this.clients.delete(record.id));
+    }
+    return client.then((c) => {
+      if (c.open) return c;
+      this.forget(record.id);
+      return this.clientFor(record);
+    });
+  }
+
+  private forget(id: string): void {
+    const client = this.settled.get(id);
+    this.clients.delete(id);
+    this.settled.delete(id);
+    client?.close();
+  }
+
+  private async refresh(): Promise<void> {
+    const { local } = this.deps;
+    if (local) this.localCpu = this.cpu.sample(local.pool.health().flatMap((w) => (w.alive && w.pid ? [w.pid] : [])));
+    try {
+      await this.deps.directory.runOnce();
+      if (this.redisDown) this.deps.logger.info('media nodes: Redis reachable again');
+      this.redisDown = false;
+    } catch (error) {
+      if (!this.redisDown)
+        this.deps.logger.warn('media nodes: the registry could not be read; keeping the last view', { error: String(error) });
+      this.redisDown = true;
+      return;
+    }
+    this.recent.clear();
+    const live = new Set(this.deps.directory.live().map((record) => record.id));
+    for (const id of [...this.settled.keys()]) {
+      const client = this.settled.get(id)!;
+      if (!live.has(id)) {
+        this.deps.logger.warn('media node: stopped heartbeating; out of placement', { node_id: id });
+        this.forget(id);
+      } else if (!client.open) this.forget(id);
+    }
+  }
+}

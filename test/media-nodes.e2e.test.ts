@@ -1,0 +1,216 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import {
+  createMeeting,
+  freePort,
+  joinRoom,
+  launchBrowser,
+  openPage,
+  randomPortRange,
+  receiveStats,
+  roomUrl,
+  saveScreenshot,
+  waitForCount,
+  waitForMediaFlowing,
+  type RoomPage,
+} from './support/browser';
+import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
+
+jest.setTimeout(120_000);
+
+const CLI = path.resolve(__dirname, '../service/bin/svc.js');
+
+/** A process this file started, with its output and its exit. */
+interface Child {
+  proc: ChildProcess;
+  out(): string;
+  exited: Promise<number | null>;
+  running(): boolean;
+}
+
+function run(command: string, args: string[], env: Record<string, string>, ready: RegExp, what: string): Promise<Child> {
+  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const child: Child = { proc, out: () => out, exited, running: () => proc.exitCode === null && proc.signalCode === null };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in 20 s: ${out}`)), 20_000);
+    const check = () => {
+      if (!ready.test(out)) return;
+      clearTimeout(timer);
+      resolve(child);
+    };
+    proc.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code} before it was ready: ${out}`));
+    });
+  });
+}
+
+/** What /healthz says about one media node. */
+interface NodeHealth {
+  id: string;
+  draining: boolean;
+  connected: boolean;
+  shards: number;
+  load: { workers: number; peers: number; consumers: number; transports: number; cpu: number };
+}
+
+describe('media nodes placed through Redis: a control plane without workers, rooms on node processes', () => {
+  const secret = randomBytes(32).toString('hex');
+  const children: Child[] = [];
+  const pages: RoomPage[] = [];
+  let redisUrl: string;
+  let dataDir: string;
+  let key: string;
+  let svc: ServiceProcess;
+  let browser: Browser;
+
+  const nodeEnv = (id: string, maxPeers: number): Record<string, string> => {
+    const ports = randomPortRange(20);
+    return {
+      SVC_REDIS_URL: redisUrl,
+      SVC_NODE_SECRET: secret,
+      SVC_NODE_ID: id,
+      SVC_NODE_PORT: '0',
+      SVC_NODE_LISTEN_IP: '127.0.0.1',
+      SVC_NODE_MAX_PEERS: String(maxPeers),
+      SVC_RTC_WORKERS: '1',
+      SVC_RTC_MIN_PORT: String(ports.min),
+      SVC_RTC_MAX_PORT: String(ports.max),
+      SVC_RTC_LISTEN_IP: '127.0.0.1',
+      SVC_LOG_LEVEL: 'warn',
+    };
+  };
+  const startNode = async (id: string, maxPeers: number) => {
+    const node = await run(process.execPath, [CLI, 'media-node'], nodeEnv(id, maxPeers), /listening on ws:/, `media node ${id}`);
+    children.push(node);
+    return node;
+  };
+  const nodes = async (): Promise<NodeHealth[]> => (await call(svc.url, 'GET', '/healthz')).body.nodes as NodeHealth[];
+  const nodeHolding = async (peers: number): Promise<NodeHealth> => {
+    let found: NodeHealth | undefined;
+    await waitFor(async () => Boolean((found = (await nodes()).find((n) => n.load.peers === peers && n.shards > 0))), 10_000);
+    return found!;
+  };
+  const join = async (code: string, name: string): Promise<RoomPage> => {
+    const page = await openPage(browser, roomUrl(svc.url, code, { name }));
+    pages.push(page);
+    expect(await joinRoom(page.page)).toBe('room');
+    return page;
+  };
+  const leave = async (page: RoomPage) => {
+    await page.close();
+    pages.splice(pages.indexOf(page), 1);
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redisUrl = `redis://127.0.0.1:${port}`;
+    const redisArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    children.push(await run('redis-server', redisArgs, {}, /Ready to accept connections/, 'redis-server'));
+    dataDir = tempDataDir();
+    key = unlimitedKey(dataDir);
+    const [n1, n2] = await Promise.all([startNode('node-a', 3), startNode('node-b', 3), launchBrowser().then((b) => (browser = b))]);
+    expect(n1 && n2).toBeTruthy();
+    svc = await startService(dataDir, { SVC_RTC_WORKERS: '0', SVC_REDIS_URL: redisUrl, SVC_NODE_SECRET: secret });
+    await waitFor(async () => (await nodes()).length === 2, 10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(pages.map((p) => p.close()));
+    await browser?.close();
+    await svc?.stop();
+    for (const child of children.reverse()) {
+      if (child.running()) child.proc.kill('SIGKILL');
+      await child.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('puts a room on one node, the pages receive media through it, survive a kill -9 of it, and a drained node exits when its room ends', async () => {
+    const health = await call(svc.url, 'GET', '/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body.workers).toEqual([]);
+    expect((health.body.nodes as NodeHealth[]).map((n) => [n.id, n.load.workers, n.draining])).toEqual([
+      ['node-a', 1, false],
+      ['node-b', 1, false],
+    ]);
+
+    // (a) Both pages of a room land on one node and receive each other's audio and video through it.
+    const meeting = await createMeeting(svc.url, key, { title: 'On a media node' });
+    const alice = await join(meeting.code, 'Alice');
+    const bob = await join(meeting.code, 'Bob');
+    for (const { page } of [alice, bob]) {
+      await waitForCount(page, '[data-testid=tile]', 2);
+      await waitForMediaFlowing(page);
+    }
+    const holder = await nodeHolding(2);
+    const other = (await nodes()).find((n) => n.id !== holder.id)!;
+    expect(other.shards).toBe(0);
+    await waitFor(async () => ((await nodes()).find((n) => n.id === holder.id)?.load.consumers ?? 0) >= 4, 10_000);
+    await saveScreenshot(bob.page, 'media-nodes-in-call');
+
+    // (c) kill -9 of that node: the room moves to the other node and both pages receive media again by themselves.
+    const before = await Promise.all([receiveStats(alice.page), receiveStats(bob.page)]);
+    const killed = children.find((c) => c.out().includes(`media node ${holder.id} listening`))!;
+    const killedAt = Date.now();
+    killed.proc.kill('SIGKILL');
+    await Promise.all(
+      [alice, bob].map((p, i) => waitForMediaFlowing(p.page, { sinceTransport: before[i]!.transportId!, frames: 10, timeoutMs: 10_000 })),
+    );
+    const recoveredMs = Date.now() - killedAt;
+    // eslint-disable-next-line no-console -- how long a node's death interrupts a call
+    console.log(`media-nodes: media back on both pages ${recoveredMs} ms after the node was killed`);
+    expect(recoveredMs).toBeLessThan(10_000);
+    await waitFor(async () => (await nodes()).map((n) => n.id).join() === other.id, 6_000);
+    expect((await nodeHolding(2)).id).toBe(other.id);
+
+    // (d) Drain that node: it takes no new room (the next one goes to a new node) and exits once its room ended.
+    const survivor = children.find((c) => c.out().includes(`media node ${other.id} listening`))!;
+    const drainRequest = spawn(process.execPath, [CLI, 'media-node', '--drain'], {
+      env: { ...process.env, ...nodeEnv(other.id, 3) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let drainOut = '';
+    drainRequest.stdout.on('data', (d: Buffer) => (drainOut += d.toString()));
+    expect(await new Promise((resolve) => drainRequest.once('exit', resolve))).toBe(0);
+    expect(drainOut).toContain(`media node ${other.id} drains`);
+    await waitFor(async () => (await nodes()).find((n) => n.id === other.id)?.draining === true, 5_000);
+    const nodeC = await startNode('node-c', 1);
+    await waitFor(async () => (await nodes()).length === 2, 10_000);
+    const meetingB = await createMeeting(svc.url, key, { title: 'Across two nodes' });
+    const carol = await join(meetingB.code, 'Carol');
+    await waitFor(async () => (await nodes()).find((n) => n.id === 'node-c')?.load.peers === 1, 10_000);
+    expect((await nodes()).find((n) => n.id === other.id)?.shards).toBe(1);
+    expect(survivor.running()).toBe(true);
+    await leave(alice);
+    await leave(bob);
+    expect(await survivor.exited).toBe(0);
+    await waitFor(async () => !(await nodes()).some((n) => n.id === other.id), 6_000);
+
+    // (b) With one peer per node, the room's second page lands on another node; the producers are piped between them.
+    await startNode('node-d', 1);
+    await waitFor(async () => (await nodes()).length === 2, 10_000);
+    const dave = await join(meetingB.code, 'Dave');
+    for (const { page } of [carol, dave]) {
+      await waitForCount(page, '[data-testid=tile]', 2);
+      const stats = await waitForMediaFlowing(page);
+      expect(stats.audio.bytesReceived).toBeGreaterThan(0);
+      expect(stats.video.framesDecoded).toBeGreaterThan(0);
+    }
+    const spread = await nodes();
+    expect(spread.map((n) => [n.id, n.load.peers, n.shards])).toEqual([
+      ['node-c', 1, 1],
+      ['node-d', 1, 1],
+    ]);
+    expect(nodeC.running()).toBe(true);
+    await saveScreenshot(dave.page, 'media-nodes-spanning');
+  });
+});
