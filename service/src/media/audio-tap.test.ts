@@ -97,7 +97,9 @@ describe('microphone taps (live captions) on a real worker', () => {
     await until('the decoder to exit', () => children().length === 0, 5_000);
 
     // A host switching captions on and off again and again: each tapping lets go of the router when it stops.
-    const router = (room.media as unknown as { router: { observer: { listenerCount(event: string): number } } }).router;
+    // The room's media is a SpanningRoomMedia; its home shard (a MediasoupRoomMedia) holds the router the taps use.
+    type Shard = { router: { observer: { listenerCount(event: string): number } } };
+    const router = (room.media as unknown as { shards: { media: Shard }[] }).shards[0]!.media.router;
     const listening = router.observer.listenerCount('close');
     for (let i = 0; i < 12; i++) room.media.tapMicrophones(() => undefined).stop();
     expect(router.observer.listenerCount('close')).toBe(listening);

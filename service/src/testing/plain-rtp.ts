@@ -108,14 +108,18 @@ export async function sendSyntheticRtp(to: UdpAddress, opts: RtpStreamOptions): 
 /**
  * A UDP port on 127.0.0.1 that nobody reads: a child process binds it and blocks, so the kernel drops what
  * it cannot queue. Many receivers can send to it without the test process paying for reading their packets
- * (a benchmark's viewers whose packets are not counted). `close` kills the child.
+ * (a benchmark's viewers whose packets are not counted). `close` kills the child; it also ends by itself within a
+ * second of its parent.
  */
 export async function openRtpSink(): Promise<{ address: UdpAddress; pid: number; close(): void }> {
   const script = [
     "const s = require('node:dgram').createSocket('udp4');",
     "s.bind(0, '127.0.0.1', () => {",
     "  require('node:fs').writeSync(1, s.address().port + '\\n');",
-    '  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);',
+    '  const parent = process.ppid;',
+    // Blocks the event loop, so the socket is never read; ends once its parent is gone (ppid changes).
+    '  while (process.ppid === parent) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);',
+    '  process.exit(0);',
     '});',
   ].join('\n');
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
