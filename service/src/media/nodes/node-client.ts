@@ -7,6 +7,7 @@ import { NodeLink } from './node-link';
 import type { ShardCreated } from './node-protocol';
 import type { NodeRecord } from './node-registry';
 import { RemoteMediaShard } from './remote-media-shard';
+import { peersOn } from './shard-dispatcher';
 
 /** One media node as the control plane uses it. */
 export class NodeClient {
@@ -44,9 +45,7 @@ export class NodeClient {
 
   /** Peers the control plane has on the node's shards. */
   peerCount(): number {
-    let peers = 0;
-    for (const shard of this.shards.values()) peers += shard.peerCount();
-    return peers;
+    return peersOn(this.shards.values());
   }
 
   /** Shards the control plane holds on the node. */

@@ -77,6 +77,13 @@ function errorBody(error: unknown): ErrorBody {
   return { code: 'internal_error', detail: 'The media node failed to run the request' };
 }
 
+/** Peers with a transport on any of `shards`. */
+export function peersOn(shards: Iterable<Pick<MediaShard, 'peerCount'>>): number {
+  let peers = 0;
+  for (const shard of shards) peers += shard.peerCount();
+  return peers;
+}
+
 /** One control channel's shards and their requests. */
 export class ShardDispatcher {
   private readonly shards = new Map<string, MediaShard>();
@@ -115,9 +122,7 @@ export class ShardDispatcher {
 
   /** Peers with a transport on this channel's shards. */
   peerCount(): number {
-    let peers = 0;
-    for (const shard of this.shards.values()) peers += shard.peerCount();
-    return peers;
+    return peersOn(this.shards.values());
   }
 
   /** Shards open on this channel. */
