@@ -31,10 +31,10 @@ import {
 } from '../support';
 
 const ROWS = smokeOr(100_000, 1_000);
-const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? smokeOr(400, 10));
-const SATURATION_TOTAL = Number(process.env.BENCH_TOTAL ?? smokeOr(3000, 60));
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? smokeOr(400, 4));
+const SATURATION_TOTAL = Number(process.env.BENCH_TOTAL ?? smokeOr(3000, 24));
 /** Unmeasured requests of each variant first. */
-const WARMUP_REQUESTS = smokeOr(50, 2);
+const WARMUP_REQUESTS = smokeOr(50, 1);
 const CONCURRENCY = 16;
 
 const SCHEMA = `

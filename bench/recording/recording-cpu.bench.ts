@@ -27,7 +27,7 @@ import { watchOtherCpuOutsideTree } from '../rtc/process-tree';
 const SIZES = (process.env.BENCH_RECORDING_SIZES ?? smokeOr('1,4', '1')).split(',').map(Number);
 const MEASURE_S = Number(process.env.BENCH_RECORDING_SECONDS ?? smokeOr(20, 2));
 /** Media settles (consumers, ffmpeg probing) before a measurement starts. */
-const WARM_UP_MS = 4_000;
+const WARM_UP_MS = smokeOr(4_000, 1_000);
 const MS_PER_TICK = 10;
 const RUN_DEADLINE_MS = 10 * 60_000;
 
