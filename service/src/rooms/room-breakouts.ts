@@ -5,7 +5,7 @@ import type { Logger } from '../shared/logger';
 import type { Peer } from './peer';
 import type { RoomRecordings } from './room-recordings';
 import type { RoomMedia } from './room-media.interface';
-import type { RoomState } from './room.protocol';
+import type { RoomMethods, RoomState } from './room.protocol';
 import { Room, type PeerInRoom } from './room';
 
 /** What RoomBreakouts works with (the RoomsService hands it its media, main rooms and room state). */
@@ -36,6 +36,8 @@ export class RoomBreakouts {
   private readonly creating = new Map<string, Promise<Room>>();
   /** The sessions of peers in breakout rooms: the service moves them back when the rooms close. */
   private readonly sessions = new WeakMap<Peer, PeerInRoom>();
+  /** Per meeting, the breakout room each person (identity) was last in, kept when their socket drops (`rejoin`). */
+  private readonly whereabouts = new Map<string, Map<string, string>>();
 
   constructor(private readonly deps: RoomBreakoutsDeps) {
     deps.recordings?.followBreakouts((meetingId) => this.roomsOf(meetingId));
@@ -117,6 +119,30 @@ export class RoomBreakouts {
     return this.transfer(session, await this.roomFor(meetingId, room));
   }
 
+  /**
+   * After `join` in the main room: a person whose socket dropped in a breakout room (or who connects again
+   * while their old connection is still there) goes back into it, as long as it is open and, for a guest,
+   * still theirs. The answer then carries the move, and the page sets up its media on that room's router.
+   */
+  async rejoin(session: PeerInRoom, joined: JoinResult): Promise<JoinResult> {
+    if (joined.status !== 'joined' || session.room.breakout) return joined;
+    const meetingId = session.room.meeting.id;
+    const { identity } = session.peer.admission;
+    const earlier = this.roomsOf(meetingId)
+      .map((room) => ({ room, peer: room.peerWithIdentity(identity) }))
+      .find((found) => found.peer && found.peer !== session.peer);
+    const target = earlier?.room.breakout?.id ?? this.whereabouts.get(meetingId)?.get(identity);
+    if (!target) return joined;
+    const set = this.deps.breakouts.current(meetingId);
+    const room = set.rooms.find((r) => r.id === target);
+    const theirs = session.peer.isHost || room?.assigned.some((a) => a.identity === identity);
+    if (!room || !theirs || (set.status !== 'open' && set.status !== 'closing')) {
+      this.whereabouts.get(meetingId)?.delete(identity);
+      return joined;
+    }
+    return this.enterAgain(session, room, earlier);
+  }
+
   /** Moves on the sets that are due: a timer that ran out starts the countdown; a countdown that is over sends everyone back. */
   async runDue(): Promise<number> {
     const { finish, startClosing } = this.deps.breakouts.due();
@@ -130,6 +156,7 @@ export class RoomBreakouts {
 
   /** The meeting ended: everyone in its breakout rooms is out, and its set is closed. */
   meetingClosed(meetingId: string): void {
+    this.whereabouts.delete(meetingId);
     for (const room of this.roomsOf(meetingId)) {
       for (const peer of room.joined()) if (peer.participantId) this.deps.recordLeave(peer.participantId);
       this.deps.recordings?.finish(room.breakout!.id);
@@ -169,9 +196,35 @@ export class RoomBreakouts {
     return [...this.rooms.values()].filter((room) => room.meeting.id === meetingId);
   }
 
+  /** Everyone in the meeting's rooms (main and breakout): polls reach them all. */
+  everyone(meetingId: string): Peer[] {
+    return this.people(meetingId).map(({ peer }) => peer);
+  }
+
+  private async enterAgain(
+    session: PeerInRoom,
+    breakout: { id: string; name: string },
+    earlier?: { room: Room; peer?: Peer },
+  ): Promise<JoinResult> {
+    const room = await this.roomFor(session.room.meeting.id, breakout);
+    // The new socket closed too while the room opened: nobody to move.
+    if (session.peer.state !== 'joined') {
+      if (room.empty) this.roomEmptied(room);
+      throw AppError.conflict('You have left the room');
+    }
+    const move = this.transfer(session, room);
+    // The earlier connection of this person (not yet noticed as gone) makes way, as in the main room.
+    if (earlier?.peer) {
+      if (earlier.peer.participantId) this.deps.recordLeave(earlier.peer.participantId);
+      earlier.room.remove(earlier.peer, 'replaced');
+    }
+    return { status: 'joined', state: move.state as RoomState, breakout: move };
+  }
+
   private async returnEveryone(meetingId: string): Promise<void> {
     const main = await this.deps.mainRoom(meetingId);
     this.deps.breakouts.finish(meetingId);
+    this.whereabouts.delete(meetingId);
     for (const room of this.roomsOf(meetingId)) {
       for (const peer of room.joined()) {
         const session = this.sessions.get(peer);
@@ -191,9 +244,17 @@ export class RoomBreakouts {
     to.admit(peer);
     if (to.breakout) this.sessions.set(peer, session);
     else this.sessions.delete(peer);
+    this.remember(to.meeting.id, peer.admission.identity, to.breakout?.id ?? null);
     if (from.breakout && from.empty) this.roomEmptied(from);
     this.announce(to.meeting.id);
     return { room: to.breakout, rtpCapabilities: to.media.rtpCapabilities, state: this.deps.stateFor(to, peer) };
+  }
+
+  private remember(meetingId: string, identity: string, breakoutId: string | null): void {
+    let people = this.whereabouts.get(meetingId);
+    if (breakoutId === null) return void people?.delete(identity);
+    if (!people) this.whereabouts.set(meetingId, (people = new Map()));
+    people.set(identity, breakoutId);
   }
 
   private roomFor(meetingId: string, room: { id: string; name: string }): Promise<Room> {
@@ -255,6 +316,8 @@ export class RoomBreakouts {
     };
   }
 }
+
+type JoinResult = RoomMethods['join']['result'];
 
 function actor({ peer }: PeerInRoom): { host: boolean } {
   return { host: peer.isHost };

@@ -1,6 +1,9 @@
 import { POLL_LIMITS, type PollMethods } from '../polls/polls.protocol';
 import type { JsonSchema } from '../shared/validation';
 import type { RoomHandler } from './room-handler';
+import type { PeerInRoom } from './room';
+import type { Peer } from './peer';
+import type { RoomsService } from './rooms.service';
 
 const pollId = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
@@ -21,11 +24,16 @@ const createPollSchema: JsonSchema = {
   },
 };
 
+/** Who a poll reaches: everyone in the meeting's main room and breakout rooms (polls are meeting-wide). */
+function everyoneIn(session: PeerInRoom, rooms: RoomsService): Peer[] {
+  return rooms.breakouts.everyone(session.room.meeting.id);
+}
+
 /** The room's poll methods, spread into ROOM_HANDLERS. */
 export const POLL_HANDLERS: { [M in keyof PollMethods]: RoomHandler<M> } = {
   createPoll: {
     schema: createPollSchema,
-    run: (session, data, rooms) => rooms.polls.create(session, data),
+    run: (session, data, rooms) => rooms.polls.create(session, data, everyoneIn(session, rooms)),
   },
   votePoll: {
     schema: {
@@ -34,11 +42,11 @@ export const POLL_HANDLERS: { [M in keyof PollMethods]: RoomHandler<M> } = {
       required: ['pollId', 'optionIds'],
       properties: { pollId, optionIds: { type: 'array', minItems: 1, maxItems: POLL_LIMITS.maxOptions, items: pollId } },
     },
-    run: (session, data, rooms) => rooms.polls.vote(session, data.pollId, data.optionIds),
+    run: (session, data, rooms) => rooms.polls.vote(session, data.pollId, data.optionIds, everyoneIn(session, rooms)),
   },
   closePoll: {
     schema: { type: 'object', additionalProperties: false, required: ['pollId'], properties: { pollId } },
-    run: (session, data, rooms) => rooms.polls.close(session, data.pollId),
+    run: (session, data, rooms) => rooms.polls.close(session, data.pollId, everyoneIn(session, rooms)),
   },
   listPolls: {
     schema: { type: 'object', additionalProperties: false, properties: {} },

@@ -4,15 +4,17 @@ import type { Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import { TokenBucket } from '../shared/token-bucket';
 import type { Peer } from './peer';
-import type { PeerInRoom, Room } from './room';
+import type { PeerInRoom } from './room';
 
 /** Poll actions (create, vote, close) a peer may take in a burst, and how fast the allowance refills. */
 const POLL_BURST = 10;
 const POLL_REFILL_PER_SECOND = 2;
 
 /**
- * Polls in a room: the PollsService stores and counts; this tells the room. Everyone hears of a new poll
- * and of its results once closed; hosts see the results live after every vote.
+ * Polls in a meeting's rooms: the PollsService stores and counts; this tells the people. Polls are
+ * meeting-wide (as in Zoom): `everyone` is who is in the meeting's main room and its breakout rooms, so a
+ * poll a host opens anywhere reaches every room; everyone hears of a new poll and of its results once
+ * closed; hosts see the results live after every vote, wherever they are.
  */
 export class RoomPolls {
   private readonly allowances = new WeakMap<Peer, TokenBucket>();
@@ -22,25 +24,24 @@ export class RoomPolls {
     private readonly clock: Clock,
   ) {}
 
-  /** A host opens a poll in the room. */
-  create(session: PeerInRoom, input: NewPoll): { poll: RoomPoll } {
+  /** A host opens a poll for the whole meeting (every room). */
+  create(session: PeerInRoom, input: NewPoll, everyone: Peer[]): { poll: RoomPoll } {
     const poll = this.polls.create(session.room.meeting.id, this.actor(session), input);
-    this.tell(session.room, 'pollOpened', poll, session.peer);
+    this.tell(everyone, 'pollOpened', poll, session.peer);
     return { poll: this.view(poll, session.peer) };
   }
 
-  /** A peer votes; the hosts see the new results. */
-  vote(session: PeerInRoom, pollId: string, optionIds: string[]): { poll: RoomPoll } {
+  /** A peer votes; the hosts (in any room of the meeting) see the new results. */
+  vote(session: PeerInRoom, pollId: string, optionIds: string[], everyone: Peer[]): { poll: RoomPoll } {
     const poll = this.polls.vote(session.room.meeting.id, pollId, this.actor(session), optionIds);
-    for (const host of session.room.joined())
-      if (host.isHost && host !== session.peer) host.notify('pollResults', { poll: this.view(poll, host) });
+    for (const host of everyone) if (host.isHost && host !== session.peer) host.notify('pollResults', { poll: this.view(poll, host) });
     return { poll: this.view(poll, session.peer) };
   }
 
-  /** A host closes a poll: everyone sees the results. */
-  close(session: PeerInRoom, pollId: string): { poll: RoomPoll } {
+  /** A host closes a poll: everyone, in every room, sees the results. */
+  close(session: PeerInRoom, pollId: string, everyone: Peer[]): { poll: RoomPoll } {
     const poll = this.polls.close(session.room.meeting.id, pollId, this.actor(session));
-    this.tell(session.room, 'pollClosed', poll, session.peer);
+    this.tell(everyone, 'pollClosed', poll, session.peer);
     return { poll: this.view(poll, session.peer) };
   }
 
@@ -49,8 +50,8 @@ export class RoomPolls {
     return { polls: this.polls.roomView(room.meeting.id, { identity: peer.admission.identity, host: peer.isHost }) };
   }
 
-  private tell(room: Room, name: 'pollOpened' | 'pollClosed', poll: Poll, except: Peer): void {
-    for (const peer of room.joined()) if (peer !== except) peer.notify(name, { poll: this.view(poll, peer) });
+  private tell(everyone: Peer[], name: 'pollOpened' | 'pollClosed', poll: Poll, except: Peer): void {
+    for (const peer of everyone) if (peer !== except) peer.notify(name, { poll: this.view(poll, peer) });
   }
 
   private view(poll: Poll, peer: Peer): RoomPoll {

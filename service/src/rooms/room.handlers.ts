@@ -25,7 +25,7 @@ export const ROOM_HANDLERS: Handlers = {
   join: {
     schema: fields(['rtpCapabilities'], { rtpCapabilities: params }),
     beforeJoin: true,
-    run: (session, data, rooms) => rooms.join(session, data.rtpCapabilities),
+    run: (session, data, rooms) => rooms.breakouts.rejoin(session, rooms.join(session, data.rtpCapabilities)),
   },
   createTransport: {
     schema: fields(['direction'], { direction: { enum: ['send', 'recv'] } }),

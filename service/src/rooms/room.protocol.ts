@@ -15,7 +15,7 @@
  * `ServerNotificationFrame` pushed by the service. A refused credential gets an `error` notification and
  * the socket closes with code 4401.
  */
-import type { BreakoutMethods, BreakoutNotifications } from '../breakouts/breakouts.protocol';
+import type { BreakoutMethods, BreakoutMove, BreakoutNotifications } from '../breakouts/breakouts.protocol';
 import type { PollMethods, PollNotifications } from '../polls/polls.protocol';
 
 /** What the pre-join screen shows about a meeting. */
@@ -217,7 +217,11 @@ export interface RoomMethods extends PollMethods, BreakoutMethods {
   /** First call on a socket: the router's RTP capabilities for mediasoup-client's Device.load. */
   getRouterRtpCapabilities: { data: Record<string, never>; result: { rtpCapabilities: unknown } };
   /** Enters the room (or the waiting room); `rtpCapabilities` are the device's, used to consume others' media. */
-  join: { data: { rtpCapabilities: unknown }; result: { status: 'joined'; state: RoomState } | { status: 'waiting' } };
+  /** `breakout`: the person's socket had dropped in a breakout room, and they are back in it (set up media on its router). */
+  join: {
+    data: { rtpCapabilities: unknown };
+    result: { status: 'joined'; state: RoomState; breakout?: BreakoutMove } | { status: 'waiting' };
+  };
   createTransport: { data: { direction: 'send' | 'recv' }; result: TransportOptions };
   connectTransport: { data: { transportId: string; dtlsParameters: unknown }; result: Record<string, never> };
   restartIce: { data: { transportId: string }; result: { iceParameters: unknown } };

@@ -18,6 +18,8 @@ export interface SvcRoomHandle {
   phase(): string;
   /** The sources the page sends to the room (those with a producer). */
   sending(): MediaSource[];
+  /** Drops the signalling socket as a network blip would; the page reconnects on its own. */
+  dropSocket(): void;
   events: RoomEvents;
 }
 
@@ -50,6 +52,7 @@ export function installDebugHandle(source: DebugSource, events: RoomEvents): voi
     timings: () => ({ joinClickedAt: source.joinClickedAt, firstRemoteFrameAt: source.firstRemoteFrameAt }),
     phase: () => source.session?.phase ?? 'prejoin',
     sending: () => source.session?.sendingSources ?? [],
+    dropSocket: () => source.session?.dropSocket(),
     events,
   };
 }

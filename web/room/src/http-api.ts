@@ -8,6 +8,7 @@ export type CredentialFailure =
   | { kind: 'host_link_taken'; message: string }
   | { kind: 'unauthorized'; message: string }
   | { kind: 'invalid'; message: string; field: string | null }
+  | { kind: 'locked'; message: string }
   | { kind: 'network'; message: string };
 
 /** A refused or failed credential request. */
@@ -62,6 +63,7 @@ export async function requestCredential(code: string, body: CredentialRequest): 
   if (problem.code === 'meeting_unavailable' || (res.status === 409 && problem.reason)) {
     throw new CredentialError({ kind: 'unavailable', reason: problem.reason === 'cancelled' ? 'cancelled' : 'ended' });
   }
+  if (problem.reason === 'meeting_locked') throw new CredentialError({ kind: 'locked', message: t('prejoin.locked') });
   if (res.status === 401) {
     throw new CredentialError({ kind: 'unauthorized', message: t('error.linkInvalid') });
   }

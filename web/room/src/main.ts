@@ -54,6 +54,8 @@ function bridgeEvents(session: RoomSession, events: RoomEvents, code: string): v
   });
   let breakout: { id: string; name: string } | null = null;
   session.events.on('breakoutMoved', ({ room }) => {
+    // A reconnect back into the same breakout room is no move.
+    if (breakout?.id === room?.id) return;
     if (breakout) events.emit('breakout', { action: 'left', room: breakout });
     if (room) events.emit('breakout', { action: 'joined', room });
     breakout = room;
@@ -212,8 +214,9 @@ async function run(): Promise<void> {
       }
       if (err instanceof CredentialError)
         return err.failure.kind === 'network' ? t('prejoin.joinFailed', { error: err.failure.message }) : err.message;
-      // A refusal from the room (a locked meeting) says itself what is wrong.
-      return t('prejoin.joinFailed', { error: refusal(err).message });
+      // A refusal from the room says itself what is wrong; a locked meeting in one sentence of the page's language.
+      const refused = refusal(err);
+      return refused.reason === 'meeting_locked' ? t('prejoin.locked') : t('prejoin.joinFailed', { error: refused.message });
     }
   };
 

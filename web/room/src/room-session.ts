@@ -47,6 +47,8 @@ export class RoomSession {
   private socket: RoomSocket | null = null;
   private readonly media: MediaLink;
   private reconnecting = false;
+  /** The breakout room the page is in, or null in the main room. */
+  private breakout: { id: string; name: string } | null = null;
 
   constructor(private readonly options: SessionOptions) {
     this.media = new MediaLink({
@@ -178,6 +180,7 @@ export class RoomSession {
   private async changeRoom(move: BreakoutMove): Promise<void> {
     await this.media.load(move.rtpCapabilities);
     this.enter(move.state as RoomState);
+    this.breakout = move.room;
     this.events.emit('breakoutMoved', { room: move.room });
   }
 
@@ -219,7 +222,16 @@ export class RoomSession {
       this.setPhase('waiting');
       return;
     }
+    // Back after a dropped socket in a breakout room: the service put this person in it again.
+    if (result.breakout) return this.changeRoom(result.breakout);
     this.enter(result.state);
+    // The breakout rooms closed while the socket was down: the person is back in the main room.
+    if (this.breakout) this.events.emit('breakoutMoved', { room: (this.breakout = null) });
+  }
+
+  /** Tests and debugging: drops the signalling socket as a network blip would (the session reconnects on its own). */
+  dropSocket(): void {
+    this.socket?.close();
   }
 
   private enter(state: RoomState): void {

@@ -58,6 +58,7 @@ export const de: Messages = {
   'prejoin.join': 'Beitreten',
   'prejoin.joining': 'Beitritt läuft…',
   'prejoin.joinFailed': 'Beitreten nicht möglich: {error}',
+  'prejoin.locked': 'Dieses Meeting ist gesperrt. Erst wenn ein Host es entsperrt, kann jemand Neues beitreten.',
 
   'device.camera': 'Kamera',
   'device.microphone': 'Mikrofon',

@@ -59,6 +59,7 @@ export const en = {
   'prejoin.join': 'Join',
   'prejoin.joining': 'Joining…',
   'prejoin.joinFailed': 'Could not join: {error}',
+  'prejoin.locked': 'This meeting is locked. A host has to unlock it before anyone new can join.',
 
   'device.camera': 'Camera',
   'device.microphone': 'Microphone',

@@ -58,6 +58,7 @@ export const fr: Messages = {
   'prejoin.join': 'Participer',
   'prejoin.joining': 'Connexion…',
   'prejoin.joinFailed': 'Impossible de participer : {error}',
+  'prejoin.locked': 'Cette réunion est verrouillée. Un hôte doit la déverrouiller pour que quelqu’un de nouveau puisse la rejoindre.',
 
   'device.camera': 'Caméra',
   'device.microphone': 'Microphone',
