@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import {
   createMeeting,
   freePort,
+  joinAndTimeFirstFrame,
   joinRoom,
   launchBrowser,
   openPage,
@@ -146,7 +147,11 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     // (a) Both pages of a room land on one node and receive each other's audio and video through it.
     const meeting = await createMeeting(svc.url, key, { title: 'On a media node' });
     const alice = await join(meeting.code, 'Alice');
-    const bob = await join(meeting.code, 'Bob');
+    const bob = await openPage(browser, roomUrl(svc.url, meeting.code, { name: 'Bob' }));
+    pages.push(bob);
+    const firstFrameMs = await joinAndTimeFirstFrame(bob.page);
+    // eslint-disable-next-line no-console -- the figure the README's Topology section quotes
+    console.log(`media-nodes: Join click to first remote video frame through a media node: ${firstFrameMs} ms`);
     for (const { page } of [alice, bob]) {
       await waitForCount(page, '[data-testid=tile]', 2);
       await waitForMediaFlowing(page);
@@ -170,6 +175,8 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     console.log(`media-nodes: media back on both pages ${recoveredMs} ms after the node was killed`);
     expect(recoveredMs).toBeLessThan(10_000);
     await waitFor(async () => (await nodes()).map((n) => n.id).join() === other.id, 6_000);
+    // eslint-disable-next-line no-console -- how long a dead node stays in placement
+    console.log(`media-nodes: the killed node left /healthz and placement ${Date.now() - killedAt} ms after the kill`);
     expect((await nodeHolding(2)).id).toBe(other.id);
 
     // (d) Drain that node: it takes no new room (the next one goes to a new node) and exits once its room ended.
@@ -192,7 +199,10 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     expect(survivor.running()).toBe(true);
     await leave(alice);
     await leave(bob);
+    const leftAt = Date.now();
     expect(await survivor.exited).toBe(0);
+    // eslint-disable-next-line no-console -- how soon a drained node stops once its last room ended
+    console.log(`media-nodes: the drained node exited ${Date.now() - leftAt} ms after its room's last page closed`);
     await waitFor(async () => !(await nodes()).some((n) => n.id === other.id), 6_000);
 
     // (b) With one peer per node, the room's second page lands on another node; the producers are piped between them.
