@@ -24,7 +24,7 @@ const ENTRIES: Record<string, { env?: Record<string, string>; prints: RegExp }> 
   'captions/captions.bench.ts': { prints: /^\| speakers \| captions \|/m },
   'webhooks/main.ts': { prints: /^Targets:$/m },
   'footprint/footprint.bench.ts': { prints: /^# Footprint benchmark$/m },
-  'media/webinar-cores.bench.ts': { prints: /^\| workers \| viewers \|/m },
+  'media/webinar-cores.bench.ts': { prints: /^\| round \| workers \| viewers \|/m },
   'graphql/validation.bench.ts': { env: { BENCH_ROUNDS: '1', BENCH_PER_ROUND: '1' }, prints: /^# GraphQL validation benchmark$/m },
   'project/graphql.bench.ts': { prints: /^# Project GraphQL benchmark$/m },
   'recording/recording-cpu.bench.ts': { prints: /^\| participants \|/m },

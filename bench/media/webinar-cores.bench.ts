@@ -29,8 +29,11 @@ import {
 } from '../support';
 
 const RATE = Number(process.env.BENCH_WEBINAR_RATE ?? 1000);
-/** Viewers added per step. */
-const STEP = Number(process.env.BENCH_WEBINAR_STEP ?? smokeOr(50, 2));
+/** Viewers added per step: at least STEP, and GROWTH of the viewers so far (steps of 25 to 250 viewers, then 10 %). */
+const STEP = Number(process.env.BENCH_WEBINAR_STEP ?? smokeOr(25, 2));
+const GROWTH = 0.1;
+/** Rounds of (1 worker, every worker), so that a machine getting busier or quieter weighs on both. */
+const ROUNDS = Number(process.env.BENCH_WEBINAR_ROUNDS ?? smokeOr(2, 1));
 const MAX_VIEWERS = Number(process.env.BENCH_WEBINAR_MAX ?? smokeOr(1500, 4));
 const SECONDS = Number(process.env.BENCH_WEBINAR_SECONDS ?? smokeOr(3, 1));
 const WARMUP_SECONDS = 1;
@@ -45,7 +48,7 @@ const COUNTED = 8;
 const BATCH = 25;
 const TARGET_VIEWERS_RATIO = 1.8;
 const TARGET_COST_RATIO = 1.2;
-const RUN_DEADLINE_MS = 12 * 60_000;
+const RUN_DEADLINE_MS = 15 * 60_000;
 /** The WebRtcServers' ports (plain and pipe transports take any free port). */
 const WEBRTC_PORTS = { minPort: 29_800, maxPort: 29_899 };
 const SSRC = 0x5eed_0002;
@@ -66,13 +69,14 @@ interface Step {
 }
 
 interface Run {
+  round: number;
   workers: number;
   steps: Step[];
   /** Why the run stopped. */
   end: string;
 }
 
-async function measureSetup(workers: number): Promise<Run> {
+async function measureSetup(round: number, workers: number): Promise<Run> {
   const pool = await WorkerPool.start({ workers, ...WEBRTC_PORTS, listenIp: '127.0.0.1', logLevel: 'error' });
   const sink = await openRtpSink();
   process.once('exit', () => sink.close());
@@ -135,7 +139,7 @@ async function measureSetup(workers: number): Promise<Run> {
   let end = `reached BENCH_WEBINAR_MAX (${MAX_VIEWERS} viewers)`;
   try {
     while (viewers < MAX_VIEWERS) {
-      const target = Math.min(MAX_VIEWERS, viewers + STEP);
+      const target = Math.min(MAX_VIEWERS, viewers + Math.max(STEP, Math.round(viewers * GROWTH)));
       while (viewers < target) {
         const batch = Array.from({ length: Math.min(BATCH, target - viewers) }, (_v, k) => viewers + k);
         await Promise.all(batch.map(addViewer));
@@ -182,7 +186,7 @@ async function measureSetup(workers: number): Promise<Run> {
     sink.close();
     await pool.close();
   }
-  return { workers, steps, end };
+  return { round, workers, steps, end };
 }
 
 /** The largest viewer count whose window stayed within the loss limit with no saturated worker. */
@@ -190,8 +194,33 @@ function carried(run: Run): Step | undefined {
   return run.steps.filter((s) => s.loss <= LOSS_LIMIT && Math.max(...s.workerShares) < SATURATED).at(-1);
 }
 
+/** One round's verdicts: viewers carried on every worker against one, and CPU per packet at the largest count both carried. */
+function comparison(round: number, [one, all]: Run[]): string[] {
+  const oneCarried = one && carried(one);
+  const allCarried = all && carried(all);
+  if (!one || !all || !oneCarried || !allCarried) return [`- round ${round}: no comparison (a setup carried no step)`];
+  const ratio = allCarried.viewers / oneCarried.viewers;
+  const capped = all.end.startsWith('reached') ? ' (the all-workers run hit the maximum: at least this)' : '';
+  const lines = [
+    `- round ${round}: viewers on ${all.workers} workers / 1 worker within the loss limit: ${allCarried.viewers} / ${oneCarried.viewers} = ` +
+      `${ratio.toFixed(2)}x${capped}; target >= ${TARGET_VIEWERS_RATIO}x: ${verdict(ratio >= TARGET_VIEWERS_RATIO)}`,
+  ];
+  const common = Math.min(oneCarried.viewers, allCarried.viewers);
+  const a = one.steps.find((s) => s.viewers === common);
+  const b = all.steps.find((s) => s.viewers === common);
+  if (a && b) {
+    const cost = b.cpuMsPer1000 / a.cpuMsPer1000;
+    lines.push(
+      `- round ${round}: worker CPU per 1,000 forwarded packets at ${common} viewers: ${b.cpuMsPer1000.toFixed(2)} ms on ${all.workers} workers / ` +
+        `${a.cpuMsPer1000.toFixed(2)} ms on 1 = ${cost.toFixed(2)}x; target <= ${TARGET_COST_RATIO}x: ${verdict(cost <= TARGET_COST_RATIO)}`,
+    );
+  }
+  return lines;
+}
+
 function report(runs: Run[]): string {
   const header = [
+    'round',
     'workers',
     'viewers',
     'viewers per router',
@@ -203,6 +232,7 @@ function report(runs: Run[]): string {
   ];
   const rows = runs.flatMap((run) =>
     run.steps.map((s) => [
+      run.round,
       run.workers,
       s.viewers,
       s.perShard.join(' + '),
@@ -214,46 +244,33 @@ function report(runs: Run[]): string {
     ]),
   );
   const lines = [
-    `Webinar fan-out, one publisher at ${RATE} pkt/s of 172-byte RTP to N plain-RTP viewers on loopback, ${STEP} viewers added per step, ` +
+    `Webinar fan-out, one publisher at ${RATE} pkt/s of 172-byte RTP to N plain-RTP viewers on loopback, viewers added in steps of max(${STEP}, ${GROWTH * 100} %), ` +
       `${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured per step, loss counted at ${COUNTED} viewers; ${machine()}`,
     '',
-    markdownTable(header, rows, [0, 1, 3, 4, 6]),
+    markdownTable(header, rows, [0, 1, 2, 4, 5, 7]),
     '',
   ];
   for (const run of runs)
     lines.push(
-      `- ${run.workers} worker(s): stopped at ${run.end}; carried ${carried(run)?.viewers ?? 0} viewers within ${percent(LOSS_LIMIT)} loss`,
+      `- round ${run.round}, ${run.workers} worker(s): stopped at ${run.end}; carried ${carried(run)?.viewers ?? 0} viewers within ${percent(LOSS_LIMIT)} loss`,
     );
-  const [one, all] = runs;
-  const oneCarried = one && carried(one);
-  const allCarried = all && carried(all);
-  if (one && all && oneCarried && allCarried) {
-    const ratio = allCarried.viewers / oneCarried.viewers;
-    const capped = all.end.startsWith('reached') ? ' (the all-workers run hit the maximum: at least this)' : '';
+  for (let round = 1; round <= ROUNDS; round++)
     lines.push(
-      `- viewers on ${all.workers} workers / 1 worker at the same loss limit: ${ratio.toFixed(2)}x${capped}; target >= ${TARGET_VIEWERS_RATIO}x: ${verdict(ratio >= TARGET_VIEWERS_RATIO)}`,
+      ...comparison(
+        round,
+        runs.filter((run) => run.round === round),
+      ),
     );
-    // CPU per packet compared at the largest viewer count both setups carried.
-    const common = Math.min(oneCarried.viewers, allCarried.viewers);
-    const a = one.steps.find((s) => s.viewers === common);
-    const b = all.steps.find((s) => s.viewers === common);
-    if (a && b) {
-      const cost = b.cpuMsPer1000 / a.cpuMsPer1000;
-      lines.push(
-        `- worker CPU per 1,000 forwarded packets at ${common} viewers: ${b.cpuMsPer1000.toFixed(2)} ms on ${all.workers} workers / ` +
-          `${a.cpuMsPer1000.toFixed(2)} ms on 1 = ${cost.toFixed(2)}x; target <= ${TARGET_COST_RATIO}x: ${verdict(cost <= TARGET_COST_RATIO)}`,
-      );
-    }
-  }
   return `\n${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
   cleanUpOnExit(RUN_DEADLINE_MS);
-  for (const [name, value] of Object.entries({ STEP, MAX_VIEWERS, RATE, ALL_WORKERS }))
+  for (const [name, value] of Object.entries({ STEP, MAX_VIEWERS, RATE, ALL_WORKERS, ROUNDS }))
     if (!Number.isInteger(value) || value < 1) throw new Error(`bad ${name}: ${value}`);
   const runs: Run[] = [];
-  for (const workers of [...new Set([1, ALL_WORKERS])]) runs.push(await measureSetup(workers));
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const workers of [...new Set([1, ALL_WORKERS])]) runs.push(await measureSetup(round, workers));
   process.stdout.write(report(runs));
 }
 
