@@ -30,6 +30,9 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
+/** A channel whose control plane missed a ping this long is closed (with its shards). */
+const PING_INTERVAL_MS = 5_000;
+
 function refuse(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
@@ -66,9 +69,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
     );
     dispatchers.set(ws, dispatcher);
     logger.info('media node: control plane connected');
+    // A control plane cut off without a FIN (a partition) would otherwise hold its shards until TCP gives up.
+    let answered = true;
+    ws.on('pong', () => (answered = true));
+    const ping = setInterval(() => {
+      if (!answered) return ws.terminate();
+      answered = false;
+      ws.ping();
+    }, PING_INTERVAL_MS);
     ws.on('message', (data) => void dispatcher.handle(Array.isArray(data) ? Buffer.concat(data) : data));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
+      clearInterval(ping);
       dispatchers.delete(ws);
       dispatcher.closeAll();
       logger.info('media node: control plane disconnected; its shards closed');

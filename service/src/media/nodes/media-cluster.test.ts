@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import type Redis from 'ioredis';
+import { createLogger } from '../../shared/logger';
+import { WorkerPool } from '../worker-pool';
+import { MediaCluster } from './media-cluster';
+import { NodeDirectory, NodeRegistration, openRedis, RECORD_TTL_MS, requestDrain, type NodeRecord } from './node-registry';
+
+const logger = createLogger('silent');
+const SECRET = 'k'.repeat(64);
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const giveUpAt = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function record(id: string, controlUrl: string, load: Partial<NodeRecord['load']> = {}): NodeRecord {
+  return {
+    id,
+    controlUrl,
+    announcedAddress: '127.0.0.1',
+    maxPeers: null,
+    draining: false,
+    startedAt: new Date().toISOString(),
+    load: { workers: 1, routers: 0, transports: 0, consumers: 0, peers: 0, cpu: 0, ...load },
+  };
+}
+
+let redisServer: ChildProcess;
+let redisUrl: string;
+let redis: Redis;
+
+beforeAll(async () => {
+  const port = await freePort();
+  redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  redisServer.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await until(() => out.includes('Ready to accept connections'), 'redis-server to start');
+  redisUrl = `redis://127.0.0.1:${port}`;
+  redis = await openRedis(redisUrl, logger, 'test');
+});
+afterAll(async () => {
+  redis?.disconnect();
+  redisServer?.kill('SIGKILL');
+});
+
+describe('the registry of media nodes in Redis', () => {
+  it('shows a heartbeating node, forgets one whose record expired, and removes a stopped one at once', async () => {
+    const directory = new NodeDirectory(redis);
+    const alive = new NodeRegistration(
+      redis,
+      () => record('alive', 'ws://127.0.0.1:1'),
+      () => undefined,
+    );
+    const silent = new NodeRegistration(
+      redis,
+      () => record('silent', 'ws://127.0.0.1:2'),
+      () => undefined,
+    );
+    await alive.start();
+    await silent.runOnce(); // one heartbeat, then silence, as a node killed with -9
+    expect((await directory.runOnce()).map((n) => n.id)).toEqual(['alive', 'silent']);
+    const silencedAt = Date.now();
+    await until(async () => (await directory.runOnce()).length === 1, 'the silent node to expire');
+    expect(Date.now() - silencedAt).toBeLessThanOrEqual(RECORD_TTL_MS + 500);
+    expect(directory.live().map((n) => n.id)).toEqual(['alive']);
+    expect(await redis.smembers('svc:media:nodes')).toEqual(['alive']);
+    await alive.stop();
+    expect(await directory.runOnce()).toEqual([]);
+  });
+
+  it('passes a drain request to the node at its next heartbeat', async () => {
+    let drains = 0;
+    const node = new NodeRegistration(
+      redis,
+      () => record('drained', 'ws://127.0.0.1:3'),
+      () => drains++,
+    );
+    await node.runOnce();
+    expect(drains).toBe(0);
+    expect((await requestDrain(redis, 'drained'))?.id).toBe('drained');
+    await node.runOnce();
+    expect(drains).toBe(1);
+    await node.stop();
+    expect(await requestDrain(redis, 'nobody')).toBeUndefined();
+  });
+});
+
+describe('placement over the nodes and this process’s workers', () => {
+  it('falls back to the local workers when the least-loaded node cannot be reached, and lists every place', async () => {
+    const minPort = 20_000 + Math.floor(Math.random() * 9_000);
+    const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
+    const unreachable = await freePort();
+    // An idle node (CPU 0, named before "local") that placement tries first; nothing listens on its control port.
+    const ghost = new NodeRegistration(
+      redis,
+      () => record('a-ghost', `ws://127.0.0.1:${unreachable}`),
+      () => undefined,
+    );
+    await ghost.start();
+    const cluster = await MediaCluster.start({ redisUrl, secret: SECRET }, logger, pool);
+    try {
+      expect(cluster.health().map((n) => [n.id, n.connected])).toEqual([
+        ['local', true],
+        ['a-ghost', false],
+      ]);
+      expect(cluster.placeCount()).toBe(2);
+      const shard = await cluster.createShard('meeting-1', []);
+      expect(shard.place.nodeId).toBe('local');
+      expect(cluster.hasRoomFor(shard)).toBe(true);
+      shard.close();
+      await ghost.stop();
+      await cluster.runOnce();
+      expect(cluster.health().map((n) => n.id)).toEqual(['local']);
+    } finally {
+      await ghost.stop();
+      await cluster.close();
+      await pool.close();
+    }
+  });
+
+  it('refuses a room when no place has room', async () => {
+    const cluster = await MediaCluster.start({ redisUrl, secret: SECRET }, logger);
+    try {
+      await expect(cluster.createShard('meeting-2', [])).rejects.toMatchObject({ code: 'conflict' });
+      expect(cluster.placeCount()).toBe(0);
+    } finally {
+      await cluster.close();
+    }
+  });
+});
