@@ -179,8 +179,16 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     console.log(`media-nodes: the killed node left /healthz and placement ${Date.now() - killedAt} ms after the kill`);
     expect((await nodeHolding(2)).id).toBe(other.id);
 
-    // (d) Drain that node: it takes no new room (the next one goes to a new node) and exits once its room ended.
+    // A new room goes to the least-loaded node: the idle one, not the one carrying Alice and Bob (it has room for a third peer).
     const survivor = children.find((c) => c.out().includes(`media node ${other.id} listening`))!;
+    const nodeC = await startNode('node-c', 1);
+    await waitFor(async () => (await nodes()).length === 2, 10_000);
+    const meetingB = await createMeeting(svc.url, key, { title: 'Across two nodes' });
+    const carol = await join(meetingB.code, 'Carol');
+    await waitFor(async () => (await nodes()).find((n) => n.id === 'node-c')?.load.peers === 1, 10_000);
+    expect((await nodes()).find((n) => n.id === other.id)).toMatchObject({ shards: 1, load: { peers: 2 } });
+
+    // (d) Drain the busy node (from another process, through Redis): it stays up while its room runs, and exits once it ended.
     const drainRequest = spawn(process.execPath, [CLI, 'media-node', '--drain'], {
       env: { ...process.env, ...nodeEnv(other.id, 3) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,12 +198,6 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     expect(await new Promise((resolve) => drainRequest.once('exit', resolve))).toBe(0);
     expect(drainOut).toContain(`media node ${other.id} drains`);
     await waitFor(async () => (await nodes()).find((n) => n.id === other.id)?.draining === true, 5_000);
-    const nodeC = await startNode('node-c', 1);
-    await waitFor(async () => (await nodes()).length === 2, 10_000);
-    const meetingB = await createMeeting(svc.url, key, { title: 'Across two nodes' });
-    const carol = await join(meetingB.code, 'Carol');
-    await waitFor(async () => (await nodes()).find((n) => n.id === 'node-c')?.load.peers === 1, 10_000);
-    expect((await nodes()).find((n) => n.id === other.id)?.shards).toBe(1);
     expect(survivor.running()).toBe(true);
     await leave(alice);
     await leave(bob);
