@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OPUS_RTP, startRtpSender } from '@svc/service/testing';
+import { OPUS_RTP, roomPeer, seedMeeting, startRtpSender, startTestServer } from '@svc/service/testing';
 import { openRtpReceiver, sendSyntheticRtp, type RtpReceiver, type RtpStream } from '../testing/plain-rtp';
 import type { MediaShard, ShardPlacer } from './media-shard';
 import { localShardPlacer, roomMediaProvider } from './mediasoup-room-media';
@@ -138,8 +138,13 @@ describe('a room spanning two workers (real mediasoup)', () => {
     track(startRtpSender('audio', transport.local.port));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'span-rec-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const recording = media.record(path.join(dir, 'room.mkv'));
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const file = path.join(dir, 'room.mkv');
+    const recording = media.record(file);
+    // The track's ffmpeg writes once the piped copy's packets reach it on the home shard; then two seconds more.
+    const trackBytes = () =>
+      fs.existsSync(`${file}.tracks`) && fs.readdirSync(`${file}.tracks`).some((f) => fs.statSync(path.join(`${file}.tracks`, f)).size > 0);
+    await until(trackBytes, 'the recorder writing the other shard’s microphone');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const recorded = await recording.stop();
     expect(recorded.audioTracks).toBe(1);
     expect(recorded.audioTrackOwners).toEqual([owner]);
@@ -175,5 +180,20 @@ describe('a room spanning two workers (real mediasoup)', () => {
     // Each worker holds one of the webinar's routers: losing either moves the whole room.
     process.kill(pool.health()[1]!.pid!, 'SIGKILL');
     await until(() => lost.some((ids) => ids.join() === webinar.routerIds.join()), 'the webinar reported with both its routers');
+  });
+
+  it('gets the room kind from RoomsService: a webinar room spreads, a meeting room does not', async () => {
+    const t = await startTestServer();
+    cleanups.push(() => t.close());
+    t.services.rooms.useMedia(roomMediaProvider(pool));
+    const routersFor = async (kind: 'meeting' | 'webinar') => {
+      const m = seedMeeting(t, { title: kind, kind, ...(kind === 'webinar' ? { slug: 'spread-webinar' } : {}) });
+      const { session } = await roomPeer(t, m, 'Host', { host: true });
+      const media = session.room.media as SpanningRoomMedia;
+      for (const peerId of ['p1', 'p2', 'p3']) await media.createPlainTransport(peerId, 'recv', '127.0.0.1');
+      return media.routerIds.length;
+    };
+    expect(await routersFor('meeting')).toBe(1);
+    expect(await routersFor('webinar')).toBe(2);
   });
 });
