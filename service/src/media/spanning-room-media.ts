@@ -141,7 +141,9 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     try {
       await Promise.all(this.shards.map((shard) => this.pipeInto(shard, producerId)));
     } catch (error) {
-      if (this.producers.has(producerId)) this.closeProducer(peerId, producerId);
+      // A producer some shards cannot see would be half there: it goes, and the peer is told.
+      if (this.producers.has(producerId)) closeQuietly(origin, peerId, producerId);
+      this.dropProducer(producerId);
       throw error;
     }
     return producerId;
@@ -311,6 +313,8 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
       await target.media.pipeIn(pipe.get(target)!, { ...piped, paused: producer.paused });
     } catch (error) {
       if (!live()) return; // it closed while being piped: nothing to copy
+      // Its source is gone although nobody said so (it closed with its transport): forget it rather than fail the shard.
+      if (error instanceof AppError && error.code === 'not_found') return this.dropProducer(producerId);
       throw error;
     }
     if (!live()) closeQuietly(target, producer.peerId, producerId);
