@@ -61,7 +61,15 @@ export async function openRedis(url: string, logger: Logger, who: string): Promi
     logger.warn(`${who}: Redis unreachable; retrying`, { error: error.message });
   });
   redis.on('ready', () => (warned = false));
-  await redis.connect();
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    const where = new URL(url);
+    throw new Error(`Redis at ${where.hostname}:${where.port || 6379} is unreachable (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
   return redis;
 }
 
