@@ -48,7 +48,12 @@ beforeAll(async () => {
   });
   let out = '';
   redisServer.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  await until(() => out.includes('Ready to accept connections'), 'redis-server to start');
+  redisServer.once(
+    'error',
+    (error) => (out += `could not run redis-server (scripts/ensure-deploy-tools.sh installs it): ${error.message}`),
+  );
+  await until(() => out.includes('Ready to accept connections') || out.includes('could not run'), 'redis-server to start');
+  if (!out.includes('Ready to accept connections')) throw new Error(out);
   redisUrl = `redis://127.0.0.1:${port}`;
   redis = await openRedis(redisUrl, logger, 'test');
 });
