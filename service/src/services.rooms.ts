@@ -15,6 +15,8 @@ export interface RoomExtrasDeps {
   transaction: Transaction;
   ids: IdGenerator;
   clock: Clock;
+  /** {base_url}, for the links breakout rooms give to their transcripts. */
+  baseUrl: string;
 }
 
 /** The rooms' polls and breakout rooms (a part of createServices, kept apart so services.ts stays short). */

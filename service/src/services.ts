@@ -208,7 +208,7 @@ export function createServices(
     logger,
     onTracksReady: (tracks) => transcriptionTrigger.tracksReady(tracks),
   });
-  const extras = createRoomExtras(db, { meetings, transaction, ids, clock });
+  const extras = createRoomExtras(db, { meetings, transaction, ids, clock, baseUrl: config.baseUrl });
   const rooms = new RoomsService({
     meetings,
     participants,

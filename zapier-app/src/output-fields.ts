@@ -41,6 +41,7 @@ export const recordingFields: PlainOutputField[] = [
 
 /** `data.transcript`, on transcript.ready, with the full text and segments the trigger reads from the API. */
 export const transcriptFields: PlainOutputField[] = [
+  { key: 'data__transcript__breakout_room_id', label: 'Transcript Breakout Room ID (empty for the meeting’s transcript)', type: 'string' },
   { key: 'data__transcript__language', label: 'Transcript Language', type: 'string' },
   { key: 'data__transcript__segment_count', label: 'Transcript Segment Count', type: 'integer' },
   { key: 'data__transcript__speakers[]name', label: 'Speaker Name', type: 'string' },

@@ -1,7 +1,16 @@
 import fs from 'node:fs';
-import { MEETING_SCRIPT, recordSpeechWith, startReceiver, type TestReceiver, type TestServer } from '@svc/service/testing';
+import {
+  MEETING_SCRIPT,
+  recordSpeechWith,
+  seedBreakoutRoom,
+  seedParticipant,
+  startReceiver,
+  type TestReceiver,
+  type TestServer,
+} from '@svc/service/testing';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Subscription, SvcEvent } from '../src/api';
+import { withTranscriptText } from '../src/triggers/transcript_ready';
 import { startFakeZapierFiles, type FakeZapierFiles } from './fake-zapier-files';
 import { authDataFor, callApi, expectFieldsCover, expectSameShape, startService, zapierHookBundle } from './support';
 
@@ -35,6 +44,7 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
   let meetingId: string;
   let recordingId: string;
   const outputs = {} as Record<MediaTrigger, SvcEvent>;
+  const subscriptions = {} as Record<MediaTrigger, Subscription>;
   const savedEnv = { base: process.env.ZAPIER_BASE_ENDPOINT, key: process.env.ZAPIER_DEPLOY_KEY };
 
   const operation = (key: MediaTrigger) => (App.triggers[key] as unknown as { operation: Operation }).operation;
@@ -55,7 +65,6 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
     t = await startService();
     fullAuth = authDataFor(t, t.key());
     receiver = await startReceiver();
-    const subscriptions = {} as Record<MediaTrigger, Subscription>;
     for (const key of Object.keys(MEDIA_TRIGGERS) as MediaTrigger[]) {
       subscriptions[key] = (await appTester(operation(key).performSubscribe, {
         authData: fullAuth,
@@ -150,6 +159,7 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
       const transcript = (await api(`/meetings/${meetingId}/transcript`)).body;
       expect(transcript.text).toMatch(/billing service/i);
       expect(outputs.transcript_ready.data.transcript).toEqual({
+        breakout_room_id: null,
         language: 'en',
         segment_count: transcript.segments.length,
         speakers: [
@@ -161,6 +171,21 @@ describe('media trigger outputs (real pipeline: flite speech, pocketsphinx, extr
       });
       expectSameShape(operation('transcript_ready').sample, outputs.transcript_ready);
       expectFieldsCover(operation('transcript_ready').outputFields, outputs.transcript_ready);
+    });
+  });
+
+  describe('transcript_ready for a breakout room', () => {
+    it('carries that room’s own transcript (read from its breakout room), not the meeting’s', async () => {
+      seedBreakoutRoom(t, seedParticipant(t, meetingId, { name: 'Ann' }));
+      const room = t.services.breakouts.current(meetingId).rooms[0]!.id;
+      const segments = [{ start: 0, end: 1, speaker: 'Ann', text: 'only said in the breakout room' }];
+      t.services.transcripts.complete(meetingId, { language: 'en', segments }, room);
+      const event = (await api('/triggers/transcript.ready?limit=1')).body.data[0] as SvcEvent;
+      expect(event.data.transcript).toMatchObject({ breakout_room_id: room });
+      const output = (await appTester((z: ZObject, bundle: Bundle) => withTranscriptText(z, bundle, event), {
+        authData: fullAuth,
+      })) as SvcEvent;
+      expect(output.data.transcript).toMatchObject({ breakout_room_id: room, text: 'only said in the breakout room', segment_count: 1 });
     });
   });
 

@@ -24,7 +24,7 @@ export const breakoutsOpenApi: OpenApiFragment = {
   schemas: {
     BreakoutRoom: {
       type: 'object',
-      required: ['id', 'name', 'status', 'participants'],
+      required: ['id', 'name', 'status', 'participants', 'recording_ids', 'transcript'],
       properties: {
         id: { type: 'string', description: 'brk_...' },
         name: { type: 'string' },
@@ -40,6 +40,31 @@ export const breakoutsOpenApi: OpenApiFragment = {
             type: 'object',
             required: ['participant_id', 'name'],
             properties: { participant_id: { type: 'string' }, name: { type: 'string' } },
+          },
+        },
+        recording_ids: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'The recordings made in the room (its `tracks` recording and its composite), oldest first: a breakout room of a recorded meeting is recorded on its own. GET /meetings/{id}/recordings lists them with this `breakout_room_id`.',
+        },
+        transcript: {
+          type: ['object', 'null'],
+          description:
+            "The room's own transcript (a meeting with `settings.transcription_auto` transcribes each breakout room's recording on its own); null when none was made or asked for. The meeting's transcript and summary cover its main room only.",
+          required: ['status', 'url'],
+          properties: {
+            status: {
+              type: 'string',
+              enum: ['processing', 'ready', 'failed'],
+              description:
+                'processing: its transcribe job is queued or running; failed: the job failed (see the dashboard or `svc jobs list`).',
+            },
+            url: {
+              type: 'string',
+              format: 'uri',
+              description: 'GET /meetings/{id}/breakout-rooms/{room_id}/transcript (transcripts:read); 404 until it is ready.',
+            },
           },
         },
       },

@@ -16,13 +16,20 @@ export const BREAKOUT_LIMITS = {
 /** Where a set of breakout rooms stands: being prepared, open, counting down to closing, closed. */
 export type BreakoutStatus = 'draft' | 'open' | 'closing' | 'closed';
 
-/** A breakout room as the REST API returns it. */
+/** A breakout room as the REST API returns it, with what it produced when the meeting was recorded or transcribed. */
 export interface BreakoutRoom {
   id: string;
   name: string;
   status: BreakoutStatus;
   participants: { participant_id: string; name: string }[];
+  /** The room's recordings (tracks and composite), oldest first; listed by GET /meetings/{id}/recordings too. */
+  recording_ids: string[];
+  /** The room's own transcript: being made, ready (at `url`) or failed; null when none was asked for. */
+  transcript: { status: BreakoutTranscriptStatus; url: string } | null;
 }
+
+/** Where a breakout room's transcript stands. */
+export type BreakoutTranscriptStatus = 'processing' | 'ready' | 'failed';
 
 /** Someone who can be assigned: a person in the meeting's rooms (main or breakout). */
 export interface BreakoutPerson {

@@ -34,6 +34,8 @@ export interface BreakoutsServiceDeps {
   transaction: Transaction;
   ids: IdGenerator;
   clock: Clock;
+  /** Where the public API is served ({base_url}), for the links to breakout rooms' transcripts. */
+  baseUrl: string;
   /** A number in [0, 1) (Math.random in production; tests may fix it). */
   random?: () => number;
 }
@@ -176,19 +178,29 @@ export class BreakoutsService {
     };
   }
 
-  /** GET /meetings/{id}/breakout-rooms: every breakout room the meeting had, with who was assigned. */
+  /**
+   * GET /meetings/{id}/breakout-rooms: every breakout room the meeting had, with who was assigned, its recordings and
+   * its transcript (state and link).
+   */
   list(principal: Principal, meetingIdOrCode: string): { data: BreakoutRoom[] } {
     const meeting = this.deps.meetings.find(principal, meetingIdOrCode);
     const assignments = this.deps.repo.assignments(meeting.id);
+    const results = this.deps.repo.results(meeting.id);
     return {
-      data: this.deps.repo.all(meeting.id).map((room: BreakoutRoomRow) => ({
-        id: room.id,
-        name: room.name,
-        status: room.status,
-        participants: assignments
-          .filter((a) => a.breakout_room_id === room.id)
-          .map((a) => ({ participant_id: a.participant_id, name: a.name })),
-      })),
+      data: this.deps.repo.all(meeting.id).map((room: BreakoutRoomRow) => {
+        const produced = results.get(room.id);
+        const transcriptUrl = `${this.deps.baseUrl}/api/v1/public/meetings/${meeting.id}/breakout-rooms/${room.id}/transcript`;
+        return {
+          id: room.id,
+          name: room.name,
+          status: room.status,
+          participants: assignments
+            .filter((a) => a.breakout_room_id === room.id)
+            .map((a) => ({ participant_id: a.participant_id, name: a.name })),
+          recording_ids: produced?.recordingIds ?? [],
+          transcript: produced?.transcript ? { status: produced.transcript, url: transcriptUrl } : null,
+        };
+      }),
     };
   }
 

@@ -99,6 +99,7 @@ const EXPECTED: Record<string, 'public' | 'all' | 'manage'> = {
   'GET /v1/meetings/:id/recordings': 'all',
   'GET /v1/recordings/:recording_id/download': 'all',
   'GET /v1/meetings/:id/transcript': 'all',
+  'GET /v1/meetings/:id/breakout-rooms/:room_id/transcript': 'all',
   'POST /v1/meetings/:id/transcript': 'all',
   'GET /v1/meetings/:id/summary': 'all',
   'GET /v1/search': 'all',

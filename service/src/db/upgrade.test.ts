@@ -28,6 +28,8 @@ const PREVIOUS_RELEASE_LAST_MIGRATION = '0015_recording_failure_reason.sql';
 const REBUILT_TABLES: Record<string, Record<string, string>> = {
   // 0023: recordings gained the kind tracks; the previous release had video for those.
   recordings: { kind: "CASE kind WHEN 'audio' THEN 'audio' ELSE 'video' END" },
+  // 0030: transcripts gained breakout_room_id (a breakout room's own transcript) and lost meeting_id as primary key.
+  transcripts: {},
 };
 
 /** Every table, index, trigger and view of a database with its SQL. */

@@ -45,7 +45,7 @@ export const eventsOpenApi: OpenApiFragment = {
         data: {
           type: 'object',
           description:
-            '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {language, segment_count, speakers: [{name, participant_id}] (who spoke, in order of first speech)} on transcript.ready, `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
+            '`meeting` {id, code, title, status, started_at, ended_at} on every event; `recording` on recording.ready, `transcript` {breakout_room_id, language, segment_count, speakers: [{name, participant_id}] (who spoke, in order of first speech)} on transcript.ready (`breakout_room_id` is null for the meeting transcript and names the room for a breakout room transcript), `summary` {tldr} on summary.ready, `registration` and `webinar` on registration.created.',
           properties: {
             meeting: {
               type: 'object',
@@ -63,6 +63,11 @@ export const eventsOpenApi: OpenApiFragment = {
             transcript: {
               type: 'object',
               properties: {
+                breakout_room_id: {
+                  type: ['string', 'null'],
+                  description:
+                    "Null for the meeting's transcript (GET /meetings/{id}/transcript); a breakout room's id for that room's own transcript (GET /meetings/{id}/breakout-rooms/{room_id}/transcript).",
+                },
                 language: { type: 'string' },
                 segment_count: { type: 'integer' },
                 speakers: {

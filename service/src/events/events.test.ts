@@ -81,6 +81,7 @@ describe('events: emitters, GET /events and the polling feed', () => {
       });
       expect(recording.data.meeting.id).toBe(m.id);
       expect((await get('/triggers/transcript.ready?limit=1')).body.data[0].data.transcript).toEqual({
+        breakout_room_id: null,
         language: 'en',
         segment_count: 2,
         speakers: [],

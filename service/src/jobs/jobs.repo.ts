@@ -53,7 +53,7 @@ export class JobsRepo {
       WHERE id = ? AND status = 'failed'`);
     // The expressions and the kind match the partial indexes of migration 0020, so these are index lookups.
     this.latestTranscribeStmt = db.prepare<[string], JobRow>(`SELECT * FROM jobs WHERE kind = 'transcribe'
-      AND json_extract(payload, '$.recording_id') IN (SELECT id FROM recordings WHERE meeting_id = ?)
+      AND json_extract(payload, '$.recording_id') IN (SELECT id FROM recordings WHERE meeting_id = ? AND breakout_room_id IS NULL)
       ORDER BY created_at DESC, id DESC LIMIT 1`);
     this.latestSummarizeStmt = db.prepare<[string], JobRow>(`SELECT * FROM jobs WHERE kind = 'summarize'
       AND json_extract(payload, '$.meeting_id') = ? ORDER BY created_at DESC, id DESC LIMIT 1`);
@@ -101,7 +101,7 @@ export class JobsRepo {
     return this.retryStmt.run(now, id).changes === 1;
   }
 
-  /** The newest `transcribe` job of any recording of a meeting, or undefined when none was queued. */
+  /** The newest `transcribe` job of any recording of a meeting's main room, or undefined when none was queued. */
   latestTranscribeOf(meetingId: string): JobRow | undefined {
     return this.latestTranscribeStmt.get(meetingId);
   }

@@ -46,7 +46,7 @@ export const meetingInputFields: Record<string, JsonSchema> = {
 };
 
 /** A transcript as plain text: one line per segment, `[m:ss] Speaker: text`. */
-export function transcriptText(t: Transcript): string {
+export function transcriptText(t: Pick<Transcript, 'segments'>): string {
   return t.segments.map((s) => `[${clockTime(s.start)}] ${s.speaker ? `${s.speaker}: ` : ''}${s.text}`).join('\n');
 }
 

@@ -107,8 +107,17 @@ describe('OpenAPI document', () => {
     expect(chat.data).toHaveLength(1);
     const polls = await api('get', '/meetings/{id}/polls', `/meetings/${m.id}/polls`);
     expect(polls.data[0].options[0].voters).toHaveLength(1);
+    const [breakoutRoom] = t.services.breakouts.current(m.id).rooms;
+    t.services.transcripts.complete(
+      m.id,
+      { language: 'en', segments: [{ start: 0, end: 1, speaker: 'Ann', text: 'in the breakout' }] },
+      breakoutRoom!.id,
+    );
     const breakouts = await api('get', '/meetings/{id}/breakout-rooms', `/meetings/${m.id}/breakout-rooms`);
     expect(breakouts.data[0].participants).toHaveLength(1);
+    expect(breakouts.data[0].transcript.status).toBe('ready');
+    const roomPath = `/meetings/${m.id}/breakout-rooms/${breakoutRoom!.id}/transcript`;
+    expect(await api('get', '/meetings/{id}/breakout-rooms/{room_id}/transcript', roomPath)).toMatchObject({ text: 'in the breakout' });
     await api('get', '/meetings/{id}/recordings', `/meetings/${m.id}/recordings`);
     await api('get', '/recordings/{recording_id}/download', `/recordings/${recording.id}/download`);
     await api('get', '/meetings/{id}/transcript', `/meetings/${m.id}/transcript`);

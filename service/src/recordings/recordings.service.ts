@@ -260,15 +260,18 @@ export class RecordingsService {
 
   /**
    * The file and meeting of a ready recording, for background work (no principal), with whose microphone each audio
-   * track carries (null when the recording does not say); not_found otherwise.
+   * track carries (null when the recording does not say) and the breakout room it was made in (null for the main
+   * room's); not_found otherwise.
    */
-  readyFile(recordingId: string): RecordingFile & { meetingId: string; audioTrackOwners: (TrackOwner | null)[] | null } {
+  readyFile(
+    recordingId: string,
+  ): RecordingFile & { meetingId: string; breakoutRoomId: string | null; audioTrackOwners: (TrackOwner | null)[] | null } {
     const asked = this.repo.findById(recordingId);
     // A composite mixes every voice into one track: its transcript is made from its tracks recording, one speaker per track.
     const row = asked?.source_recording_id ? this.repo.findById(asked.source_recording_id) : asked;
     if (!row || row.status !== 'ready' || !row.file_name) throw AppError.notFound(`Recording ${recordingId}`);
     const audioTrackOwners = row.audio_track_owners === null ? null : (JSON.parse(row.audio_track_owners) as (TrackOwner | null)[]);
-    return { ...this.fileOf(row), meetingId: row.meeting_id, audioTrackOwners };
+    return { ...this.fileOf(row), meetingId: row.meeting_id, breakoutRoomId: row.breakout_room_id, audioTrackOwners };
   }
 
   /** A link that downloads a recording without an API key until it expires (each read of the recording mints a fresh one). */

@@ -157,6 +157,7 @@ describe('the transcribe and summarize jobs', () => {
       payload: string;
     };
     expect(JSON.parse(ready.payload).data.transcript).toEqual({
+      breakout_room_id: null,
       language: 'en',
       segment_count: 3,
       speakers: [

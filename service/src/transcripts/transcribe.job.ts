@@ -35,8 +35,10 @@ export interface TranscribeJobDeps {
 
 /**
  * The `transcribe` job: converts a ready recording's audio tracks to 16 kHz mono wav, runs the speech-to-text
- * engine on each, names each segment's speaker after the track's owner (the recording's `audioTrackOwners`), stores the merged segments (transcript.ready) and queues the meeting's `summarize` job in the
- * same transaction, so a crash anywhere before the commit leaves nothing behind and the retry does it all once.
+ * engine on each, names each segment's speaker after the track's owner (the recording's `audioTrackOwners`), stores
+ * the merged segments as the transcript of the room the recording was made in (the meeting's main room, or its
+ * breakout room; transcript.ready) and, for the main room, queues the meeting's `summarize` job in the same
+ * transaction, so a crash anywhere before the commit leaves nothing behind and the retry does it all once.
  */
 export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
   readonly kind = 'transcribe';
@@ -59,12 +61,14 @@ export class TranscribeJob implements JobHandler<TranscribeJobPayload> {
       if (segments.length === 0) throw new UnusableRecordingError('no speech was recognized in the recording');
       segments.sort((a, b) => a.start - b.start);
       this.deps.transaction(() => {
-        this.deps.transcripts.complete(file.meetingId, { language: 'en', segments });
-        this.deps.jobs.enqueue('summarize', { meeting_id: file.meetingId } satisfies SummarizeJobPayload);
+        this.deps.transcripts.complete(file.meetingId, { language: 'en', segments }, file.breakoutRoomId);
+        // The meeting's summary is made from its main room's transcript.
+        if (!file.breakoutRoomId) this.deps.jobs.enqueue('summarize', { meeting_id: file.meetingId } satisfies SummarizeJobPayload);
       });
       this.deps.logger.info('transcribed', {
         job_id: job.id,
         recording_id: payload.recording_id,
+        breakout_room_id: file.breakoutRoomId ?? undefined,
         engine: this.deps.engine.name,
         segments: segments.length,
         took_ms: Date.now() - started,
@@ -96,11 +100,10 @@ export class TranscriptionTrigger implements EventSubscriber {
   }
 
   /**
-   * A room's tracks recording is ready: queues its transcription when the meeting asks for it. A breakout room's is
-   * not transcribed: a meeting has one transcript, made from its main room's recording.
+   * A room's tracks recording is ready: queues its transcription when the meeting asks for it. A breakout room's
+   * recording is transcribed on its own, into that breakout room's transcript.
    */
   tracksReady(recording: Recording): void {
-    if (recording.breakout_room_id) return;
     this.queue(recording.meeting_id, recording.id);
   }
 

@@ -25,6 +25,26 @@ export const transcriptsOpenApi: OpenApiFragment = {
         },
       }),
     },
+    '/meetings/{id}/breakout-rooms/{room_id}/transcript': {
+      parameters: [
+        idParam,
+        {
+          name: 'room_id',
+          in: 'path',
+          required: true,
+          description: 'The breakout room (brk_...), as GET /meetings/{id}/breakout-rooms lists it.',
+          schema: { type: 'string' },
+        },
+      ],
+      get: op('transcripts:read', {
+        operationId: 'getBreakoutRoomTranscript',
+        tags: ['Transcripts'],
+        summary: "The transcript of one breakout room of the meeting (404 until there is one, or for another meeting's room)",
+        description:
+          "When a meeting with `settings.transcription_auto` is recorded, each breakout room is recorded on its own and its recording is transcribed into the room's own transcript (`breakout_room_id` set), speakers named as in the meeting's. The meeting's transcript (GET /meetings/{id}/transcript), its summary and search cover the main room only.",
+        responses: { '200': json("The breakout room's transcript.", ref('Transcript')), '404': notFound, ...errors('transcripts:read') },
+      }),
+    },
   },
   schemas: {
     Job: {
@@ -47,6 +67,11 @@ export const transcriptsOpenApi: OpenApiFragment = {
       required: ['meeting_id', 'language', 'status', 'text', 'segments'],
       properties: {
         meeting_id: { type: 'string' },
+        breakout_room_id: {
+          type: 'string',
+          description:
+            "Only on a breakout room's own transcript (GET /meetings/{id}/breakout-rooms/{room_id}/transcript): that room (brk_...). The meeting's transcript has no such field.",
+        },
         language: { type: 'string', examples: ['en'] },
         status: { type: 'string', enum: ['processing', 'ready', 'failed'] },
         text: { type: 'string' },

@@ -40,7 +40,7 @@ export class TranscriptsService {
    * The transcript of a meeting the principal can read; not_found until it exists. `translateTo` other than the
    * transcript's own language is refused: no translation engine is configured.
    */
-  find(principal: Principal, meetingIdOrCode: string, opts: { translateTo?: string } = {}): Transcript {
+  find(principal: Principal, meetingIdOrCode: string, opts: { translateTo?: string } = {}): TranscriptView {
     const meeting = this.meetings.find(principal, meetingIdOrCode);
     const transcript = this.repo.find(meeting.id);
     if (!transcript) throw AppError.notFound(`Transcript of meeting ${meeting.code}`);
@@ -52,12 +52,20 @@ export class TranscriptsService {
         },
       ]);
     }
-    return transcript;
+    return transcriptView(transcript);
   }
 
-  /** The stored transcript of a meeting, for background work (no principal); undefined until it exists. */
-  stored(meetingId: string): Transcript | undefined {
-    return this.repo.find(meetingId);
+  /** The transcript of a breakout room of a meeting the principal can read; not_found until it exists (or for another meeting's room). */
+  findInBreakout(principal: Principal, meetingIdOrCode: string, breakoutRoomId: string): TranscriptView {
+    const meeting = this.meetings.find(principal, meetingIdOrCode);
+    const transcript = breakoutRoomId ? this.repo.find(meeting.id, breakoutRoomId) : undefined;
+    if (!transcript) throw AppError.notFound(`Transcript of breakout room ${breakoutRoomId} of meeting ${meeting.code}`);
+    return transcriptView(transcript);
+  }
+
+  /** The stored transcript of a meeting (its main room's, or its breakout room's), for background work (no principal); undefined until it exists. */
+  stored(meetingId: string, breakoutRoomId: string | null = null): Transcript | undefined {
+    return this.repo.find(meetingId, breakoutRoomId);
   }
 
   /** Transcripts (without text) of the meetings the principal can read, newest meeting first: up to `page.limit + 1`, for `toPage`. */
@@ -66,36 +74,56 @@ export class TranscriptsService {
   }
 
   /**
-   * Stores the finished transcript of a meeting and emits transcript.ready (with who spoke) in the same transaction.
-   * A segment without `participant_id` is stored with null.
+   * Stores the finished transcript of a meeting's main room (or of its breakout room `breakoutRoomId`) and emits
+   * transcript.ready (with who spoke, and `breakout_room_id`: null for the main room) in the same transaction. A
+   * segment without `participant_id` is stored with null. Only the main room's transcript is indexed for search.
    */
-  complete(meetingId: string, input: { language: string; segments: SpokenSegment[] }): Transcript {
+  complete(
+    meetingId: string,
+    input: { language: string; segments: SpokenSegment[] },
+    breakoutRoomId: string | null = null,
+  ): TranscriptView {
     return this.transaction(() => {
       const meeting = this.meetings.findAnywhere(meetingId);
       const now = isoAt(this.clock.now());
       const transcript: Transcript = {
         meeting_id: meeting.id,
+        breakout_room_id: breakoutRoomId,
         language: input.language,
         status: 'ready',
         text: input.segments.map((s) => s.text).join(' '),
         segments: input.segments.map((s) => ({ ...s, participant_id: s.participant_id ?? null })),
-        created_at: this.repo.find(meeting.id)?.created_at ?? now,
+        created_at: this.repo.find(meeting.id, breakoutRoomId)?.created_at ?? now,
         updated_at: now,
       };
       this.repo.save(transcript);
-      this.search.indexTranscript(meeting.id, meeting.organization_id, transcript.segments, now);
+      // A hit names a segment of the meeting's transcript; breakout rooms' transcripts are not searched.
+      if (breakoutRoomId === null) this.search.indexTranscript(meeting.id, meeting.organization_id, transcript.segments, now);
       this.events.emit(meeting.organization_id, 'transcript.ready', {
         meeting: meetingRef(this.meetings.view(meeting)),
         transcript: {
+          breakout_room_id: breakoutRoomId,
           language: transcript.language,
           segment_count: transcript.segments.length,
           speakers: speakersOf(transcript.segments),
         },
       });
-      return transcript;
+      return transcriptView(transcript);
     });
   }
 }
+
+/**
+ * A transcript as the API shows it: the meeting's (main room's) exactly as before breakout rooms had their own, without
+ * `breakout_room_id`; a breakout room's with it.
+ */
+export function transcriptView(transcript: Transcript): TranscriptView {
+  const { breakout_room_id: breakoutRoomId, ...view } = transcript;
+  return breakoutRoomId === null ? view : { ...view, breakout_room_id: breakoutRoomId };
+}
+
+/** A transcript as the API shows it (`breakout_room_id` only on a breakout room's). */
+export type TranscriptView = Omit<Transcript, 'breakout_room_id'> & { breakout_room_id?: string };
 
 /** A segment as the pipeline hands it over: `participant_id` may be left out (unknown). */
 export type SpokenSegment = Omit<TranscriptSegment, 'participant_id'> & { participant_id?: string | null };

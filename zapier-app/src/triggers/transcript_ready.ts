@@ -5,10 +5,16 @@ import { getOrNull } from '../meeting-input';
 import { eventFields, eventMeetingFields, transcriptFields } from '../output-fields';
 import type { Transcript } from '../searches/get_transcript';
 
-/** The event with the transcript's full text and its timed segments (line items) in `data.transcript`, read from the API. */
+/**
+ * The event with the transcript's full text and its timed segments (line items) in `data.transcript`, read from the API:
+ * the meeting's transcript, or the breakout room's own when the event names one (`breakout_room_id`).
+ */
 export async function withTranscriptText(z: ZObject, bundle: Bundle, event: SvcEvent): Promise<SvcEvent> {
   const meeting = event.data.meeting as { id: string };
-  const transcript = await getOrNull<Transcript>(z, bundle, `/meetings/${encodeURIComponent(meeting.id)}/transcript`);
+  const room = (event.data.transcript as { breakout_room_id?: string | null } | undefined)?.breakout_room_id;
+  const meetingPath = `/meetings/${encodeURIComponent(meeting.id)}`;
+  const transcriptPath = room ? `${meetingPath}/breakout-rooms/${encodeURIComponent(room)}/transcript` : `${meetingPath}/transcript`;
+  const transcript = await getOrNull<Transcript>(z, bundle, transcriptPath);
   if (!transcript) return event;
   const segments = transcript.segments.map(({ start, end, speaker, participant_id, text }) => ({
     start,
@@ -26,7 +32,8 @@ export default eventTrigger({
   type: 'transcript.ready',
   noun: 'Transcript',
   label: 'Transcript Ready',
-  description: 'Triggers when the transcript of a meeting is complete, with its full text and timed segments.',
+  description:
+    'Triggers when the transcript of a meeting is complete, with its full text and timed segments; also for each breakout room’s own transcript (Breakout Room ID set).',
   enrich: withTranscriptText,
   maxListed: 10,
   sample: {
@@ -43,6 +50,7 @@ export default eventTrigger({
         ended_at: '2026-05-12T10:15:00.000Z',
       },
       transcript: {
+        breakout_room_id: null,
         language: 'en',
         segment_count: 2,
         speakers: [
