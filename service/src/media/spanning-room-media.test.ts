@@ -157,6 +157,10 @@ describe('a room spanning two workers (real mediasoup)', () => {
     await receive(meeting, 'a');
     await send(meeting, 'b', 3_333);
     expect(meeting.routerIds).toHaveLength(1);
+    // A full place (here: one peer per shard) sends the next peer to a new shard, also when both arrive at once.
+    const capped = track(await SpanningRoomMedia.create(onePeerPerShard(localShardPlacer(pool)), 'm-capped'));
+    await Promise.all(['x', 'y'].map((peerId) => capped.createPlainTransport(peerId, 'recv', '127.0.0.1')));
+    expect(capped.peersPerShard()).toEqual([1, 1]);
 
     const webinar = track((await provider.create('m-webinar', { kind: 'webinar' })) as SpanningRoomMedia);
     const host = await send(webinar, 'host', 4_444);
@@ -183,6 +187,7 @@ describe('a room spanning two workers (real mediasoup)', () => {
   });
 
   it('gets the room kind from RoomsService: a webinar room spreads, a meeting room does not', async () => {
+    await until(() => pool.health().every((w) => w.alive), 'both workers running (one was killed above)');
     const t = await startTestServer();
     cleanups.push(() => t.close());
     t.services.rooms.useMedia(roomMediaProvider(pool));

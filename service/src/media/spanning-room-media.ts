@@ -113,16 +113,16 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     return this.shards.map((shard) => shard.peers.size);
   }
 
-  async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions> {
-    return (await this.placeOf(peerId)).media.createTransport(peerId, direction);
+  createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions> {
+    return this.onShardOf(peerId, (shard) => shard.media.createTransport(peerId, direction));
   }
 
   connectTransport(peerId: string, transportId: string, dtlsParameters: unknown): Promise<void> {
     return this.shardOf(peerId).media.connectTransport(peerId, transportId, dtlsParameters);
   }
 
-  async createPlainTransport(peerId: string, direction: 'send' | 'recv', listenIp: string): Promise<PlainTransportInfo> {
-    return (await this.placeOf(peerId)).media.createPlainTransport(peerId, direction, listenIp);
+  createPlainTransport(peerId: string, direction: 'send' | 'recv', listenIp: string): Promise<PlainTransportInfo> {
+    return this.onShardOf(peerId, (shard) => shard.media.createPlainTransport(peerId, direction, listenIp));
   }
 
   connectPlainTransport(peerId: string, transportId: string, to: PlainTransportInfo['local']): Promise<void> {
@@ -229,14 +229,18 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     return this.peerShards.get(peerId) ?? this.home;
   }
 
-  /** The peer's shard, placed now if it has none (one placement at a time, so shards open one by one). */
-  private placeOf(peerId: string): Promise<Shard> {
+  /**
+   * Runs `create` (the peer's first transport) on the peer's shard, placing the peer first if it has none. One
+   * placement at a time, each until its transport exists, so shards open one by one and a place's peer count
+   * (hasRoomFor) includes the peers placed before.
+   */
+  private onShardOf<T>(peerId: string, create: (shard: Shard) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset'));
     const placed = this.peerShards.get(peerId);
-    if (placed) return Promise.resolve(placed);
-    const placing = this.placing.then(() => this.place(peerId));
-    this.placing = placing.catch(() => undefined);
-    return placing;
+    if (placed) return create(placed);
+    const creating = this.placing.then(async () => create(await this.place(peerId)));
+    this.placing = creating.catch(() => undefined);
+    return creating;
   }
 
   private async place(peerId: string): Promise<Shard> {
