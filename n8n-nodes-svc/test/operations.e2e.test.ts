@@ -1,7 +1,16 @@
 import { RoomClient, seedMediaResults, startReceiver, type JoinCredential, type TestReceiver } from '@svc/service/testing';
 import fs from 'node:fs';
 import { call, startService, svcCli, tempDataDir, type ServiceProcess } from '../../test/support/service-process';
-import { createN8nHome, ensureTool, executionOf, freePort, INSTALL_TIMEOUT_MS, outputOf, type N8nHome } from './support/n8n';
+import {
+  createN8nHome,
+  ensureTool,
+  executionOf,
+  freePort,
+  INSTALL_TIMEOUT_MS,
+  outputOf,
+  type Execution,
+  type N8nHome,
+} from './support/n8n';
 import { locator, manualTrigger, svcCredentialExport, svcNode, workflowExport, type WorkflowNode } from './support/workflows';
 
 const API = '/api/v1/public';
@@ -25,6 +34,13 @@ function uploadTo(url: string, row: number): WorkflowNode {
   };
 }
 
+/** How one `n8n execute` ended, and how long it took. */
+interface WorkflowRun {
+  code: number | null;
+  execution: Execution;
+  seconds: number;
+}
+
 describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execute`, installed as a community package)', () => {
   let dataDir: string;
   let key: string;
@@ -35,12 +51,18 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
 
   const api = (method: string, path: string, body?: unknown) => call(svc!.url, method, API + path, key, body);
 
-  async function importAndExecute(workflow: Record<string, unknown>) {
-    const imported = await n8n!.cli(['import:workflow', `--input=${n8n!.writeJson(`${String(workflow.id)}.json`, workflow)}`]);
-    expect(imported.stdout + imported.stderr).toContain('Successfully imported 1 workflow');
-    const started = Date.now();
-    const executed = await n8n!.cli(['execute', `--id=${String(workflow.id)}`, '--rawOutput'], 120_000);
-    return { code: executed.code, execution: executionOf(executed), seconds: (Date.now() - started) / 1000 };
+  /** Imports the workflows with one `n8n import:workflow` (each n8n command boots n8n: seconds), then runs each with `n8n execute`. */
+  async function importAndExecute<W extends Record<string, unknown>[]>(...workflows: W): Promise<{ [K in keyof W]: WorkflowRun }> {
+    const file = n8n!.writeJson(`${String(workflows[0]!.id)}.json`, workflows);
+    const imported = await n8n!.cli(['import:workflow', `--input=${file}`]);
+    expect(imported.stdout + imported.stderr).toContain(`Successfully imported ${workflows.length} workflow`);
+    const runs: WorkflowRun[] = [];
+    for (const workflow of workflows) {
+      const started = Date.now();
+      const executed = await n8n!.cli(['execute', `--id=${String(workflow.id)}`, '--rawOutput'], 120_000);
+      runs.push({ code: executed.code, execution: executionOf(executed), seconds: (Date.now() - started) / 1000 });
+    }
+    return runs as { [K in keyof W]: WorkflowRun };
   }
 
   async function join(code: string, name: string): Promise<void> {
@@ -130,7 +152,7 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
       ['Download Recording', 'Upload'],
     ]);
 
-    const { code, execution } = await importAndExecute(workflow);
+    const [{ code, execution }] = await importAndExecute(workflow);
     expect([code, execution.status, execution.data.resultData.error]).toEqual([0, 'success', undefined]);
 
     const participants = outputOf(execution, 'All Participants');
@@ -188,8 +210,9 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
       ['Three Meetings', 'Get Each'],
     ];
 
-    const failing = await importAndExecute(
+    const [failing, continuing] = await importAndExecute(
       workflowExport('svcItemIndexE2e', 'svc item index', [manualTrigger(), three, getEach('stopWorkflow')], edges),
+      workflowExport('svcContinueE2e', 'svc continue on fail', [manualTrigger(), three, getEach('continueRegularOutput')], edges),
     );
     expect([failing.code === 0, failing.execution.status]).toEqual([false, 'error']);
     expect(failing.execution.data.resultData.error).toMatchObject({
@@ -198,9 +221,6 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
       context: { itemIndex: 1 },
     });
 
-    const continuing = await importAndExecute(
-      workflowExport('svcContinueE2e', 'svc continue on fail', [manualTrigger(), three, getEach('continueRegularOutput')], edges),
-    );
     expect(continuing.execution.status).toBe('success');
     const out = outputOf(continuing.execution, 'Get Each');
     expect(out).toHaveLength(3);
@@ -232,17 +252,15 @@ describe('the new svc node operations in the real n8n 2.8.4 runtime (`n8n execut
     ];
 
     // Five requests in a row with a key allowed 2 per second: the third and later are answered 429 (Retry-After: 1) until the second passes.
-    const retried = await importAndExecute(
+    // A key allowed 3 per minute: the fourth request's Retry-After is far over the 30 s the transport waits, so it fails now.
+    const [retried, capped] = await importAndExecute(
       workflowExport('svcRetryE2e', 'svc retry', [manualTrigger(), five, getEachWith(LIMITED_CREDENTIAL)], edges),
+      workflowExport('svcRetryCapE2e', 'svc retry cap', [manualTrigger(), five, getEachWith(MINUTE_CREDENTIAL)], edges),
     );
     expect([retried.execution.status, retried.execution.data.resultData.error]).toEqual(['success', undefined]);
     expect(outputOf(retried.execution, 'Get Each').map((m) => m.id)).toEqual(outputOf(retried.execution, 'Five Meetings').map((m) => m.id));
     expect(retried.seconds).toBeGreaterThan(1);
 
-    // A key allowed 3 per minute: the fourth request's Retry-After is far over the 30 s the transport waits, so it fails now.
-    const capped = await importAndExecute(
-      workflowExport('svcRetryCapE2e', 'svc retry cap', [manualTrigger(), five, getEachWith(MINUTE_CREDENTIAL)], edges),
-    );
     expect(capped.execution.status).toBe('error');
     expect(capped.execution.data.resultData.error).toMatchObject({ httpCode: '429', context: { itemIndex: 3 } });
     expect(capped.execution.data.resultData.error!.message).toMatch(/^svc answered 429 rate_limited/);
