@@ -1,21 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import type Redis from 'ioredis';
 import { createLogger } from '../../shared/logger';
+import { freePort } from '../../testing/postgres-server';
 import { WorkerPool } from '../worker-pool';
 import { MediaCluster } from './media-cluster';
 import { NodeDirectory, NodeRegistration, openRedis, RECORD_TTL_MS, requestDrain, type NodeRecord } from './node-registry';
 
 const logger = createLogger('silent');
 const SECRET = 'k'.repeat(64);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const giveUpAt = Date.now() + ms;
