@@ -164,11 +164,11 @@ describe('a room spanning two workers (real mediasoup)', () => {
 
     const webinar = track((await provider.create('m-webinar', { kind: 'webinar' })) as SpanningRoomMedia);
     const host = await send(webinar, 'host', 4_444);
-    const viewers = await Promise.all(Array.from({ length: 6 }, (_v, i) => receive(webinar, `viewer-${i}`)));
+    const viewers = await Promise.all(Array.from({ length: 49 }, (_v, i) => receive(webinar, `viewer-${i}`)));
     expect(webinar.routerIds).toHaveLength(2);
-    // Host and first viewer on the home shard (WEBINAR_SHARD_PEERS = 2), then each viewer to the shard with fewer peers.
-    expect(WEBINAR_SHARD_PEERS).toBe(2);
-    expect(webinar.peersPerShard()).toEqual([4, 3]);
+    // Host and 24 viewers on the home shard (WEBINAR_SHARD_PEERS = 25), then each viewer to the shard with fewer peers.
+    expect(WEBINAR_SHARD_PEERS).toBe(25);
+    expect(webinar.peersPerShard()).toEqual([25, 25]);
     const workersUsed = new Set(
       pool
         .health()
@@ -195,7 +195,7 @@ describe('a room spanning two workers (real mediasoup)', () => {
       const m = seedMeeting(t, { title: kind, kind, ...(kind === 'webinar' ? { slug: 'spread-webinar' } : {}) });
       const { session } = await roomPeer(t, m, 'Host', { host: true });
       const media = session.room.media as SpanningRoomMedia;
-      for (const peerId of ['p1', 'p2', 'p3']) await media.createPlainTransport(peerId, 'recv', '127.0.0.1');
+      for (let i = 0; i <= WEBINAR_SHARD_PEERS; i++) await media.createPlainTransport(`p${i}`, 'recv', '127.0.0.1');
       return media.routerIds.length;
     };
     expect(await routersFor('meeting')).toBe(1);

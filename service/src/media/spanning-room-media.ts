@@ -28,11 +28,13 @@ import { AppError } from '../shared/errors';
 import type { MediaShard, ShardPlacer } from './media-shard';
 
 /**
- * A webinar opens a shard on a new place once its least-loaded shard has this many peers. A shard costs one
- * piped copy of each producer (about one viewer's forwarding on the sender's worker) and a router: from the
- * second peer on a worker, the next worker's core costs less than the one in use.
+ * A webinar opens a shard on a new place once its least-loaded shard has this many peers. Measured with
+ * bench/media/webinar-cores.bench.ts: a second router costs 2-5 % of a core (its worker wakes for every incoming
+ * packet, and the piped copy), i.e. the forwarding of 4-10 viewers of a 1,000 pkt/s stream, and from about 50
+ * viewers on two routers cost per packet what one does. Opening it at 25 keeps small webinars on one core and
+ * spreads large ones over every core long before one is full.
  */
-export const WEBINAR_SHARD_PEERS = 2;
+export const WEBINAR_SHARD_PEERS = 25;
 
 interface Shard {
   readonly media: MediaShard;
