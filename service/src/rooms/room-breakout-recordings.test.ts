@@ -151,6 +151,10 @@ describe('breakout rooms of a recorded meeting on fake media', () => {
     expect(ann.session.room.breakout).toBeNull();
     expect(host.session.room.recording).toBe(true);
     expect(recordingsOf(m.id).find((r) => r.kind === 'tracks' && r.breakout_room_id === null)).toMatchObject({ status: 'processing' });
+    // The breakout room's transcription is queued; the dashboard's transcript status (the meeting's) does not follow it.
+    const designTracks = recordingsOf(m.id).find((r) => r.kind === 'tracks' && r.breakout_room_id === design)!;
+    expect(t.services.jobs.list().some((j) => j.kind === 'transcribe' && j.payload.includes(designTracks.id))).toBe(true);
+    expect(t.services.jobsRepo.latestTranscribeOf(m.id)).toBeUndefined();
   });
 
   it('a breakout room is recorded only while its meeting is: a recording started later takes in the open breakout rooms', async () => {
