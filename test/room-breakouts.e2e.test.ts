@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { call } from './support/service-process';
-import { pollUntil, receiveStats, saveScreenshot, waitForMediaFlowing } from './support/browser';
+import { eventually, pollUntil, receiveStats, saveScreenshot, waitForMediaFlowing } from './support/browser';
+import { createPoll, shownVotes, vote } from './support/room-polls-page';
 import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
 import { roomSuite } from './support/room-suite';
 
@@ -38,9 +39,18 @@ async function waitForTiles(page: Page, names: string[]): Promise<void> {
   );
 }
 
+/** Drops the page's signalling socket as a network blip would (the page reconnects on its own). */
+async function dropSocket(page: Page): Promise<void> {
+  await page.evaluate(() => (globalThis as unknown as { __svcRoom: { dropSocket(): void } }).__svcRoom.dropSocket());
+}
+
 /** Waits for media on a receive transport other than the one the page had before (the page moved to another router). */
 async function mediaAfterMove(page: Page, before: string | null): Promise<void> {
-  await waitForMediaFlowing(page, { frames: 5, sinceTransport: before ?? undefined, timeoutMs: 30_000 });
+  await waitForMediaFlowing(page, {
+    frames: 5,
+    sinceTransport: before ?? undefined,
+    timeoutMs: 30_000,
+  });
 }
 
 describe('breakout rooms in the room page, host and two guests through the real SFU', () => {
@@ -83,6 +93,25 @@ describe('breakout rooms in the room page, host and two guests through the real 
     });
     expect(await tileNames(bob.page)).toEqual(['Bob Guest']);
     await saveScreenshot(ann.page, 'room-breakout-visited');
+
+    // Ann's socket drops (a network blip): her page reconnects on its own and is back in Room 1, not the main
+    // room, with the host's media on a new transport of Room 1's router.
+    const annVisited = await receiveStats(ann.page);
+    await dropSocket(ann.page);
+    await pollUntil(
+      'Ann to reconnect as a new peer',
+      async () => {
+        const now = await receiveStats(ann.page);
+        return now.peerId !== null && now.peerId !== annVisited.peerId;
+      },
+      20_000,
+    );
+    await ann.page.getByTestId('breakout-current').filter({ hasText: 'Room 1' }).waitFor();
+    await waitForTiles(ann.page, ['Ann Guest', 'Hana Host']);
+    await waitForTiles(host.page, ['Ann Guest', 'Hana Host']);
+    await mediaAfterMove(ann.page, annVisited.transportId);
+    expect(await tileNames(bob.page)).toEqual(['Bob Guest']);
+    await saveScreenshot(ann.page, 'room-breakout-reconnected');
     await openBreakouts(host.page);
     await saveScreenshot(host.page, 'room-breakouts-host-open');
     await settledScheme(host.page, 'dark');
@@ -100,6 +129,23 @@ describe('breakout rooms in the room page, host and two guests through the real 
     await waitForMediaFlowing(bob.page, { frames: 5, timeoutMs: 30_000 });
     await settledScheme(bob.page, 'dark');
     await saveScreenshot(bob.page, 'room-phone-breakout-visited-dark');
+
+    // Polls are meeting-wide: the host opens one from inside Room 2; Ann votes in Room 1 and Bob in Room 2,
+    // the host sees both votes live, and closing shows the results in both rooms.
+    await createPoll(host.page, 'Which room finished first?', ['Room 1', 'Room 2']);
+    await ann.page.getByTestId('poll-toast').waitFor({ timeout: 10_000 });
+    await vote(ann.page, 'Room 1');
+    await vote(bob.page, 'Room 2');
+    await eventually(async () => expect(await shownVotes(host.page)).toEqual([1, 1]));
+    await saveScreenshot(bob.page, 'room-phone-breakout-poll-dark');
+    await host.page.getByTestId('poll-close').click();
+    for (const p of [ann, bob]) {
+      await p.page.locator('[data-testid=poll-card][data-status=closed]').waitFor({ timeout: 10_000 });
+      await eventually(async () => expect(await shownVotes(p.page)).toEqual([1, 1]));
+    }
+    expect(await ann.page.getByTestId('breakout-current').textContent()).toContain('Room 1');
+    await saveScreenshot(ann.page, 'room-breakout-poll-closed');
+    await openBreakouts(host.page);
 
     // Close all: everyone is told the countdown, then all are back in the main room and see each other.
     const closingStarted = Date.now();

@@ -1,47 +1,25 @@
 import type { Page } from 'playwright-core';
-import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
+import { createPoll, openPolls, shownVotes, vote } from './support/room-polls-page';
+import { hostAndTwoGuests, ownerDashboard, settledScheme, clickTool } from './support/room-of-three';
 import { call } from './support/service-process';
-import { eventually, saveScreenshot } from './support/browser';
+import { createMeeting, eventually, hostLink, joinRoom, pollUntil, saveScreenshot, waitForCount } from './support/browser';
+import { startEmbedHost, type EmbedHost } from './support/embed-host';
 import { roomSuite } from './support/room-suite';
 
 jest.setTimeout(120_000);
 
-/** The vote counts the first poll card shows, in option order. */
-async function shownVotes(page: Page): Promise<number[]> {
-  const counts = await page
-    .getByTestId('poll-card')
-    .first()
-    .getByTestId('poll-result')
-    .evaluateAll((items) => {
-      return items.map((item) => Number((item as unknown as { getAttribute(name: string): string | null }).getAttribute('data-votes')));
-    });
-  return counts;
-}
+type Scope = { __events: { type: string; [k: string]: unknown }[] };
 
-/** Opens the polls panel unless it is open. */
-async function openPolls(page: Page): Promise<void> {
-  const button = page.getByTestId('open-polls');
-  if ((await button.getAttribute('aria-expanded')) === 'true') return;
-  if (await button.isVisible()) await button.click();
-  else {
-    // At phone width the toolbar's middle group sits in its "More" menu.
-    await page.getByTestId('more').click();
-    await page.getByTestId('more-open-polls').click();
-  }
-  await page.getByTestId('polls-panel').waitFor();
-}
-
-/** Votes for the option labelled `text` in the first poll card. */
-async function vote(page: Page, text: string): Promise<void> {
-  await openPolls(page);
-  const card = page.getByTestId('poll-card').first();
-  await card.getByLabel(text, { exact: true }).check();
-  await card.getByTestId('poll-vote').click();
-  await card.getByTestId('poll-voted').waitFor({ timeout: 10_000 });
-}
-
-describe('polls in the room page, host and two guests through the real SFU', () => {
-  const suite = roomSuite();
+describe('polls in the room page (host and two guests, and an embedded guest) through the real SFU', () => {
+  // One service (on a port it knows as its base URL, for the embed's URLs), one browser, one embedding page server.
+  const suite = roomSuite({ fixedBaseUrl: true });
+  let embedHost: EmbedHost;
+  beforeAll(async () => {
+    embedHost = await startEmbedHost();
+  });
+  afterAll(async () => {
+    await embedHost?.close();
+  });
 
   it('the host opens a poll, guests vote, the host sees live results, closing shows the results to everyone', async () => {
     const { meeting, host, ann, bob } = await hostAndTwoGuests(suite, 'Team lunch');
@@ -126,5 +104,80 @@ describe('polls in the room page, host and two guests through the real SFU', () 
     } finally {
       await dash.close();
     }
+  });
+
+  it('an embedded guest hears poll opened/closed (with the results) and breakout joined/left', async () => {
+    const meeting = await createMeeting(suite.svc.url, suite.key, {
+      title: 'Embedded workshop',
+    });
+    const origins = await call(suite.svc.url, 'PUT', `/api/v1/public/meetings/${meeting.code}/embed-origins`, suite.key, {
+      origins: [embedHost.origin('localhost')],
+    });
+    expect(origins.status).toBe(200);
+    const host = await suite.open(await hostLink(suite.svc.url, suite.key, meeting.id, 'Hana Host'));
+    expect(await joinRoom(host.page)).toBe('room');
+
+    const context = await suite.browser.newContext({
+      viewport: { width: 1100, height: 760 },
+    });
+    const guest = await context.newPage();
+    suite.track({
+      page: guest,
+      context,
+      logs: [],
+      close: () => context.close(),
+    });
+    await guest.goto(
+      embedHost.url('localhost', 'esm', {
+        serviceUrl: suite.svc.url,
+        options: {
+          meetingCode: meeting.code,
+          name: 'Eve Embedded',
+          autoJoin: true,
+        },
+      }),
+    );
+    const eventsOf = (page: Page) => page.evaluate(() => (globalThis as unknown as Scope).__events);
+    const waitForEvent = (type: string, match: (e: Record<string, unknown>) => boolean) =>
+      pollUntil(`event ${type}`, async () => (await eventsOf(guest)).find((e) => e.type === type && match(e)), 45_000);
+    await waitForEvent('joined', () => true);
+    await waitForCount(host.page, '[data-testid=tile]', 2);
+
+    // A poll: opened without counts for a guest, closed with the results.
+    await createPoll(host.page, 'Ship it?', ['Yes', 'No']);
+    const openedPoll = await waitForEvent('poll', (e) => e.action === 'opened');
+    expect(openedPoll.poll).toMatchObject({
+      question: 'Ship it?',
+      multiple: false,
+      anonymous: false,
+      options: [
+        { text: 'Yes', votes: null },
+        { text: 'No', votes: null },
+      ],
+    });
+    const frame = guest.frameLocator('#meeting iframe');
+    await clickTool(frame, 'open-polls');
+    await frame.getByTestId('poll-card').first().getByLabel('Yes', { exact: true }).check();
+    await frame.getByTestId('poll-vote').click();
+    await frame.getByTestId('poll-voted').waitFor();
+    await host.page.getByTestId('poll-close').click();
+    const closedPoll = await waitForEvent('poll', (e) => e.action === 'closed');
+    expect((closedPoll.poll as { options: { votes: number }[] }).options.map((o) => o.votes)).toEqual([1, 0]);
+
+    // A breakout room: joined with one click inside the frame, left with one click back (the closing countdown is
+    // room-breakouts.e2e's).
+    await clickTool(host.page, 'open-breakouts');
+    await host.page.getByTestId('breakout-count').fill('1');
+    await host.page.getByTestId('breakout-create').click();
+    await host.page.locator('[data-testid=breakout-assign][data-name="Eve Embedded"]').selectOption({ label: 'Room 1' });
+    await host.page.locator('[data-testid=breakout-room]').first().getByText('Eve Embedded').waitFor();
+    await host.page.getByTestId('breakout-open').click();
+    await frame.getByTestId('breakout-join').click();
+    const joined = await waitForEvent('breakout', (e) => e.action === 'joined');
+    expect(joined.room).toMatchObject({ name: 'Room 1' });
+    await frame.getByTestId('breakout-leave').click();
+    const left = await waitForEvent('breakout', (e) => e.action === 'left');
+    expect(left.room).toEqual(joined.room);
+    await waitForCount(host.page, '[data-testid=tile]', 2);
   });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, roomServiceEnv, type RoomPage } from './browser';
+import { freePort, launchBrowser, openPage, roomServiceEnv, type RoomPage } from './browser';
 import { startService, tempDataDir, unlimitedKey, type ServiceProcess } from './service-process';
 
 /** What a room test file shares: one service with rooms, its key, one browser, and the pages of the running test. */
@@ -15,8 +15,11 @@ export interface RoomSuite {
   track(page: RoomPage): RoomPage;
 }
 
-/** Registers the hooks of a room test file (start, after-each page check, stop) and returns what they set up. */
-export function roomSuite(): RoomSuite {
+/**
+ * Registers the hooks of a room test file (start, after-each page check, stop) and returns what they set up.
+ * `fixedBaseUrl`: the service listens on a port chosen first and knows it as SVC_BASE_URL (the embed's URLs need it).
+ */
+export function roomSuite(options: { fixedBaseUrl?: boolean } = {}): RoomSuite {
   let opened: RoomPage[] = [];
   const suite = {
     open: async (url: string, viewport?: { width: number; height: number }) => suite.track(await openPage(suite.browser, url, viewport)),
@@ -29,7 +32,9 @@ export function roomSuite(): RoomSuite {
   beforeAll(async () => {
     suite.dataDir = tempDataDir();
     suite.key = unlimitedKey(suite.dataDir);
-    [suite.svc, suite.browser] = await Promise.all([startService(suite.dataDir, roomServiceEnv()), launchBrowser()]);
+    const port = options.fixedBaseUrl ? await freePort() : null;
+    const env = port ? roomServiceEnv({ PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` }) : roomServiceEnv();
+    [suite.svc, suite.browser] = await Promise.all([startService(suite.dataDir, env), launchBrowser()]);
   }, 60_000);
 
   afterEach(async () => {

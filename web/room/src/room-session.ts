@@ -177,11 +177,11 @@ export class RoomSession {
     return this.request(method, data);
   }
 
-  private async changeRoom(move: BreakoutMove): Promise<void> {
+  private async changeRoom(move: BreakoutMove, reconnected = false): Promise<void> {
     await this.media.load(move.rtpCapabilities);
     this.enter(move.state as RoomState);
     this.breakout = move.room;
-    this.events.emit('breakoutMoved', { room: move.room });
+    this.events.emit('breakoutMoved', { room: move.room, ...(reconnected ? { reconnected } : {}) });
   }
 
   private setPhase(phase: SessionPhase): void {
@@ -223,7 +223,7 @@ export class RoomSession {
       return;
     }
     // Back after a dropped socket in a breakout room: the service put this person in it again.
-    if (result.breakout) return this.changeRoom(result.breakout);
+    if (result.breakout) return this.changeRoom(result.breakout, true);
     this.enter(result.state);
     // The breakout rooms closed while the socket was down: the person is back in the main room.
     if (this.breakout) this.events.emit('breakoutMoved', { room: (this.breakout = null) });

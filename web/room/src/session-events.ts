@@ -55,8 +55,8 @@ export interface SessionEventMap {
   breakouts: RoomNotifications['breakouts'];
   /** A host's message to every breakout room. */
   breakoutMessage: RoomNotifications['breakoutMessage'];
-  /** This page moved into a breakout room (`room`) or back to the main room (`null`). */
-  breakoutMoved: { room: { id: string; name: string } | null };
+  /** This page moved into a breakout room (`room`) or back to the main room (`null`); `reconnected`: back in it after a dropped socket. */
+  breakoutMoved: { room: { id: string; name: string } | null; reconnected?: boolean };
   /** A poll opened, its live results changed (hosts), or it closed. */
   poll: { change: 'pollOpened' | 'pollResults' | 'pollClosed'; poll: RoomPoll };
   /** Raised hands changed (first raised first). */

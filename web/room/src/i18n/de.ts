@@ -285,6 +285,7 @@ export const de: Messages = {
   'breakouts.timeLeft': 'Verbleibende Zeit: {time}',
   'breakouts.messageFrom': '{from} an alle Räume: {text}',
   'breakouts.movedIn': 'Sie sind jetzt in {room}',
+  'breakouts.reconnectedIn': 'Wieder verbunden: Sie sind zurück in {room}',
   'breakouts.movedBack': 'Sie sind zurück im Hauptraum',
   'breakouts.failed': 'Gruppenräume: {error}',
 };

@@ -289,6 +289,7 @@ export const en = {
   'breakouts.timeLeft': 'Time left: {time}',
   'breakouts.messageFrom': '{from} to all rooms: {text}',
   'breakouts.movedIn': 'You are now in {room}',
+  'breakouts.reconnectedIn': 'Reconnected: you are back in {room}',
   'breakouts.movedBack': 'You are back in the main room',
   'breakouts.failed': 'Breakout rooms: {error}',
 } as const satisfies Record<string, string | Plural>;

@@ -288,6 +288,7 @@ export const fr: Messages = {
   'breakouts.timeLeft': 'Temps restant : {time}',
   'breakouts.messageFrom': '{from} à toutes les salles : {text}',
   'breakouts.movedIn': 'Vous êtes maintenant dans {room}',
+  'breakouts.reconnectedIn': 'Reconnecté : vous êtes de retour dans {room}',
   'breakouts.movedBack': 'Vous êtes de retour dans la salle principale',
   'breakouts.failed': 'Salles de groupe : {error}',
 };

@@ -141,7 +141,9 @@ export function mount(session: RoomSession, slot: RoomSlot): Dispose {
   on('joined', () => void load());
   on('breakouts', ({ breakouts }) => update(breakouts));
   on('breakoutMessage', ({ text, from }) => slot.toast(t('breakouts.messageFrom', { from, text }), 'breakout-message-toast'));
-  on('breakoutMoved', ({ room }) => slot.toast(room ? t('breakouts.movedIn', { room: room.name }) : t('breakouts.movedBack')));
+  on('breakoutMoved', ({ room, reconnected }) =>
+    slot.toast(room ? t(reconnected ? 'breakouts.reconnectedIn' : 'breakouts.movedIn', { room: room.name }) : t('breakouts.movedBack')),
+  );
   render();
   if (session.phase === 'joined') void load();
   return cleanup.dispose;
