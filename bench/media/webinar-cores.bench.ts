@@ -214,6 +214,12 @@ function comparison(round: number, [one, all]: Run[]): string[] {
       `- round ${round}: worker CPU per 1,000 forwarded packets at ${common} viewers: ${b.cpuMsPer1000.toFixed(2)} ms on ${all.workers} workers / ` +
         `${a.cpuMsPer1000.toFixed(2)} ms on 1 = ${cost.toFixed(2)}x; target <= ${TARGET_COST_RATIO}x: ${verdict(cost <= TARGET_COST_RATIO)}`,
     );
+    // What the workers would carry with a core each, from their CPU per packet (derived, not measured).
+    const perCore = (ms: number) => Math.floor(1000 / ((ms * RATE) / 1000));
+    lines.push(
+      `- round ${round}: derived from the CPU per packet, with a core per worker: ${perCore(a.cpuMsPer1000)} viewers on 1 worker, ` +
+        `${all.workers * perCore(b.cpuMsPer1000)} on ${all.workers} (${((all.workers * a.cpuMsPer1000) / b.cpuMsPer1000).toFixed(2)}x)`,
+    );
   }
   return lines;
 }
