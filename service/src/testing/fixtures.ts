@@ -11,7 +11,7 @@ import type { Recording } from '../recordings/recordings.service';
 import { recordingsDir, type Services } from '../services';
 import { isoAt } from '../shared/clock';
 import type { Summary } from '../summaries/summaries.repo';
-import type { Transcript } from '../transcripts/transcripts.repo';
+import type { TranscriptView } from '../transcripts/transcripts.service';
 import type { TestServer } from './harness';
 
 /** A principal acting in one organization of the owner. */
@@ -93,7 +93,7 @@ export const FIXTURE_SEGMENTS = [
 ];
 
 /** A finished transcript, through the transcripts service (emits transcript.ready). */
-export function seedTranscript(services: Services, meetingId: string): Transcript {
+export function seedTranscript(services: Services, meetingId: string): TranscriptView {
   return services.transcripts.complete(meetingId, { language: 'en', segments: FIXTURE_SEGMENTS });
 }
 
