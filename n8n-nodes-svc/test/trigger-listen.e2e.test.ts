@@ -65,8 +65,8 @@ describe('the svc Trigger (webhooks) in the real n8n 2.8.4 runtime: the webinar 
     );
     for (const args of [
       ['import:credentials', `--input=${n8n.writeJson('credentials.json', svcCredentialExport(svc.url, key))}`],
-      ['import:workflow', `--input=${n8n.writeJson('filtered.json', filtered)}`],
-      ['import:workflow', `--input=${n8n.writeJson('listening.json', listening)}`],
+      // Both workflows in one import: every n8n command boots n8n, which takes seconds.
+      ['import:workflow', `--input=${n8n.writeJson('workflows.json', [filtered, listening])}`],
       ['publish:workflow', `--id=${FILTERED_ID}`],
     ]) {
       const result = await n8n.cli(args);
