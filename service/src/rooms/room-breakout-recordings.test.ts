@@ -280,6 +280,19 @@ describe('breakout rooms of a recorded and transcribed meeting are transcribed o
     expect((await search(heard(room.text, BREAKOUT.words)[0]!)).body.data).toEqual([]);
   }, 180_000);
 
+  it("lists a breakout room's transcript as failed when its transcribe job fails for good", async () => {
+    const { m, host, ann, design } = await meetingWithBreakouts();
+    recorderOf(host.session.room, { participant_id: host.session.peer.participantId!, name: 'Hana' });
+    // The fake recorder writes no file: the room's recording cannot be decoded.
+    recorderOf(ann.session.room, { participant_id: ann.session.peer.participantId!, name: 'Ann' });
+    await host.call('stopRecording', {});
+    await until(() => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 2);
+    await drain();
+    const listed = (await api(`/meetings/${m.id}/breakout-rooms`, ['meetings:read'])).body.data as BreakoutRoom[];
+    expect(listed.find((r) => r.id === design)!.transcript).toMatchObject({ status: 'failed' });
+    expect((await api(`/meetings/${m.id}/breakout-rooms/${design}/transcript`, ['transcripts:read'])).status).toBe(404);
+  });
+
   it("answers 404 problem+json for unknown meetings and rooms, another meeting's room, and a room without a transcript yet; checks scopes", async () => {
     const { m, design, budget } = await meetingWithBreakouts();
     const other = seedMeeting(t, { title: 'Other' });
