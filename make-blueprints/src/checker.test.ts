@@ -1,5 +1,7 @@
 import { loadBlueprint, shippedBlueprints, type Blueprint, type BlueprintModule } from './blueprint';
 import { checkBlueprint, type Problem } from './checker';
+import { openApiDocument } from '../../service/src/openapi/openapi.document';
+import type { Field } from './fields';
 import { SVC_EVENT_FIELDS } from './svc-api';
 
 const SHEET_ROW = 'event-to-sheet-row.blueprint.json';
@@ -30,6 +32,21 @@ describe('checkBlueprint on the shipped blueprints', () => {
     const parse = routeOf(loadBlueprint(SHEET_ROW).flow[2], 0)[0]!;
     expect(parse.module).toBe('json:ParseJSON');
     expect(parse.metadata.interface).toEqual(SVC_EVENT_FIELDS);
+  });
+
+  it("declares every member of the events' `data` the OpenAPI document describes (transcript.ready's breakout_room_id too)", () => {
+    type Schema = { properties?: Record<string, Schema>; items?: Schema };
+    const schemas = (openApiDocument() as { components: { schemas: Record<string, Schema> } }).components.schemas;
+    // Field names, nested as the schema nests objects and arrays of objects; a $ref (recording) is declared as `any`.
+    const namesOf = (schema: Schema | undefined): unknown => {
+      const props = schema?.properties ?? schema?.items?.properties;
+      return props ? Object.fromEntries(Object.entries(props).map(([name, member]) => [name, namesOf(member)])) : null;
+    };
+    const declared = (fields: Field[] | undefined): unknown =>
+      fields?.length ? Object.fromEntries(fields.map((f) => [f.name, declared(f.spec)])) : null;
+    const data = SVC_EVENT_FIELDS.find((f) => f.name === 'data')!;
+    expect(declared(data.spec)).toEqual(namesOf(schemas.Event!.properties!.data));
+    expect(declared(data.spec)).toMatchObject({ transcript: { breakout_room_id: null } });
   });
 });
 

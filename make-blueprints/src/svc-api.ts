@@ -12,7 +12,13 @@ export const SVC_EVENT_FIELDS: Field[] = [
   collection('data', [
     meetingRef,
     anything('recording'),
-    collection('transcript', [text('language'), number('segment_count')]),
+    // breakout_room_id: null for the meeting's transcript, the room's id for a breakout room's own transcript.
+    collection('transcript', [
+      text('breakout_room_id'),
+      text('language'),
+      number('segment_count'),
+      arrayOf('speakers', texts('name', 'participant_id')),
+    ]),
     collection('summary', [text('tldr')]),
     collection('registration', texts('id', 'email', 'name', 'join_url', 'created_at')),
     collection('webinar', texts('slug', 'title', 'meeting_id')),
