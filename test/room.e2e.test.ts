@@ -142,8 +142,9 @@ describe('the room page in Chromium against the real service: a two-person call'
     );
   });
 
-  it('chat passes between the pages and is stored with the meeting', async () => {
-    const { meeting, alice, bob } = await twoInACall('Chat check');
+  // One call for both (setting up a two-person call is most of either): chat, then a screen share, then a late joiner.
+  it('chat passes between the pages and is stored with the meeting; a shared screen shows as its own tile on the other page, and goes when sharing stops', async () => {
+    const { meeting, alice, bob } = await twoInACall('Chat and screen share');
     await alice.page.getByTestId('open-chat').click();
     await alice.page.getByTestId('chat-input').fill('Hello Bob — can you see my slides?');
     await alice.page.getByTestId('chat-input').press('Enter');
@@ -178,16 +179,7 @@ describe('the room page in Chromium against the real service: a two-person call'
       ['Alice Adams', 'Hello Bob — can you see my slides?'],
     ]);
 
-    // A page that joins later gets the history.
-    const carol = await open(roomUrl(room.svc.url, meeting.code, { name: 'Carol' }), { width: 390, height: 844 });
-    expect(await joinRoom(carol.page)).toBe('room');
-    await clickTool(carol.page, 'open-chat');
-    await eventually(async () => expect(await carol.page.getByTestId('chat-message').count()).toBe(2));
-    await saveScreenshot(carol.page, 'room-phone-chat');
-  });
-
-  it('a shared screen shows as its own tile on the other page, and goes when sharing stops', async () => {
-    const { alice, bob } = await twoInACall('Screen share');
+    // A shared screen shows as its own tile on the other page, and goes when sharing stops.
     const alicePeer = await peerIdOf(alice.page);
     await alice.page.getByTestId('toggle-screen').click();
     const shared = bob.page.locator(`[data-testid=screen-tile][data-peer-id="${alicePeer}"]`);
@@ -198,6 +190,13 @@ describe('the room page in Chromium against the real service: a two-person call'
     await saveScreenshot(bob.page, 'room-screen-share');
     await alice.page.getByTestId('toggle-screen').click();
     await shared.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // A page that joins later gets the history.
+    const carol = await open(roomUrl(room.svc.url, meeting.code, { name: 'Carol' }), { width: 390, height: 844 });
+    expect(await joinRoom(carol.page)).toBe('room');
+    await clickTool(carol.page, 'open-chat');
+    await eventually(async () => expect(await carol.page.getByTestId('chat-message').count()).toBe(2));
+    await saveScreenshot(carol.page, 'room-phone-chat');
   });
 
   it('joining without camera and microphone works: toggled off, or blocked by the browser (listen-only)', async () => {
@@ -250,18 +249,9 @@ describe('the room page in Chromium against the real service: a two-person call'
     }
   });
 
-  it('leaving updates the other page', async () => {
-    const { alice, bob } = await twoInACall('Leave check');
-    const bobPeer = await peerIdOf(bob.page);
-    await bob.page.getByTestId('leave').click();
-    expect(await bob.page.getByTestId('left-reason').textContent({ timeout: 10_000 })).toBe('You left the meeting');
-    await expectParticipants([alice.page], 1);
-    expect(await alice.page.locator(`[data-testid=tile][data-peer-id="${bobPeer}"]`).count()).toBe(0);
-    expect((await receiveStats(alice.page)).peerId).toBeTruthy();
-  });
-
-  it('a killed media worker is replaced and both pages receive media again within seconds', async () => {
-    const { alice, bob } = await twoInACall('Worker death');
+  // One call for both (setting up a two-person call is most of either): the worker dies first, then Bob leaves.
+  it('a killed media worker is replaced and both pages receive media again within seconds; leaving then updates the other page', async () => {
+    const { alice, bob } = await twoInACall('Worker death, then leave');
     const health = await call(room.svc.url, 'GET', '/healthz');
     const pid: number = health.body.workers[0].pid;
     expect(pid).toBeGreaterThan(0);
@@ -278,5 +268,13 @@ describe('the room page in Chromium against the real service: a two-person call'
     expect(after.status).toBe(200);
     expect(after.body.workers[0].pid).not.toBe(pid);
     await expectParticipants([alice.page, bob.page], 2);
+
+    // Leaving updates the other page.
+    const bobPeer = await peerIdOf(bob.page);
+    await bob.page.getByTestId('leave').click();
+    expect(await bob.page.getByTestId('left-reason').textContent({ timeout: 10_000 })).toBe('You left the meeting');
+    await expectParticipants([alice.page], 1);
+    expect(await alice.page.locator(`[data-testid=tile][data-peer-id="${bobPeer}"]`).count()).toBe(0);
+    expect((await receiveStats(alice.page)).peerId).toBeTruthy();
   });
 });
