@@ -81,8 +81,9 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     return { meeting, host, guest };
   };
 
-  it('http(s) addresses in chat become safe links; javascript:, data: and markup stay plain text', async () => {
-    const { host, guest } = await hostAndGuest('Links in chat');
+  // One call for both (setting up the call is most of either): chat links first, then Invite.
+  it('http(s) addresses in chat become safe links; javascript:, data: and markup stay plain text; Invite copies the guest link, never the host link, and says so', async () => {
+    const { meeting, host, guest } = await hostAndGuest('Links in chat, invite');
     const hostile =
       'Agenda: https://example.com/agenda?week=48&x=1. Not these: javascript:alert(1) data:text/html,<b>x</b> ' +
       '<img src=x onerror="window.__pwned=1"> <a href="javascript:alert(2)">click</a>';
@@ -120,6 +121,31 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     await saveScreenshot(host.page, 'room-call-chat-link');
     await host.page.emulateMedia({ colorScheme: 'dark' });
     await saveScreenshot(host.page, 'room-call-chat-link-dark');
+    await host.page.emulateMedia({ colorScheme: 'light' });
+
+    // Invite copies the guest link, never the host link, and says so.
+    const guestLink = `${room.svc.url}/m/${meeting.code}`;
+    for (const { page, context } of [host, guest]) {
+      // Granting sets the origin's whole list: without camera and microphone in it, Chromium stops the running capture.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: room.svc.url });
+      await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.writeText('before'));
+      await page.getByRole('button', { name: 'Invite: copy the link for guests' }).click();
+      await page.getByTestId('link-copied').waitFor({ state: 'visible' });
+      expect(await page.getByTestId('link-copied').textContent()).toBe('Link copied');
+      const copied = await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.readText());
+      expect(copied).toBe(guestLink);
+      expect(copied).not.toContain('host=');
+      expect(copied).not.toContain('?');
+    }
+    await saveScreenshot(host.page, 'room-invite-copied');
+
+    // A browser that refuses the clipboard: the link shows to copy by hand.
+    await guest.page.evaluate(() => {
+      (globalThis as unknown as Scope).navigator.clipboard.writeText = () => Promise.reject(new Error('NotAllowedError'));
+    });
+    await guest.page.getByTestId('invite').click();
+    await guest.page.getByTestId('invite-dialog').waitFor({ state: 'visible' });
+    expect(await guest.page.getByTestId('invite-link').inputValue()).toBe(guestLink);
   });
 
   it('on a phone: the panels leave the REC badge in sight and follow the dark theme, your tile is small and last, Record is labelled', async () => {
@@ -234,32 +260,6 @@ describe('the room page in the call: chat links, phones, layouts, invite, the wa
     expect(await page.locator('.grid-area [data-testid=tile]').count()).toBe(3);
     expect(await page.evaluate(() => (globalThis as unknown as Scope).localStorage.getItem('svc.room.layout'))).toBe('grid');
     await again.close();
-  });
-
-  it('Invite copies the guest link, never the host link, and says so', async () => {
-    const { meeting, host, guest } = await hostAndGuest('Invite check');
-    const guestLink = `${room.svc.url}/m/${meeting.code}`;
-    for (const { page, context } of [host, guest]) {
-      // Granting sets the origin's whole list: without camera and microphone in it, Chromium stops the running capture.
-      await context.grantPermissions(['clipboard-read', 'clipboard-write', 'camera', 'microphone'], { origin: room.svc.url });
-      await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.writeText('before'));
-      await page.getByRole('button', { name: 'Invite: copy the link for guests' }).click();
-      await page.getByTestId('link-copied').waitFor({ state: 'visible' });
-      expect(await page.getByTestId('link-copied').textContent()).toBe('Link copied');
-      const copied = await page.evaluate(() => (globalThis as unknown as Scope).navigator.clipboard.readText());
-      expect(copied).toBe(guestLink);
-      expect(copied).not.toContain('host=');
-      expect(copied).not.toContain('?');
-    }
-    await saveScreenshot(host.page, 'room-invite-copied');
-
-    // A browser that refuses the clipboard: the link shows to copy by hand.
-    await guest.page.evaluate(() => {
-      (globalThis as unknown as Scope).navigator.clipboard.writeText = () => Promise.reject(new Error('NotAllowedError'));
-    });
-    await guest.page.getByTestId('invite').click();
-    await guest.page.getByTestId('invite-dialog').waitFor({ state: 'visible' });
-    expect(await guest.page.getByTestId('invite-link').inputValue()).toBe(guestLink);
   });
 
   it('the waiting room keeps your camera preview until a host admits you', async () => {
