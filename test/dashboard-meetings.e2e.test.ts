@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { seedMediaResults, seedRecordingFile } from '@svc/service/testing';
+import { seedBreakoutMedia, seedMediaResults, seedRecordingFile } from '@svc/service/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitForScreen } from './support/browser';
 import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
@@ -281,5 +281,52 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     await section.getByText('Embed code').click();
     await section.getByText(`meetingCode: '${created.body.code}'`).waitFor();
     await screenshot(page, 'dashboard-meeting-embedding');
+  });
+
+  it("shows each breakout room's own recording (plays, downloads) and transcript (opened from the keyboard), apart from the main room's", async () => {
+    const meeting = await api('POST', '/meetings', { title: 'Design sprint', settings: { transcription_auto: false } });
+    const sentences = ['Customers asked for a faster search page.', 'Better reports come next.'];
+    const seeded = seedBreakoutMedia(dataDir, meeting.id, { room: 'Design', person: 'Ann', content: 'breakout-webm-bytes', sentences });
+    await page.goto(`${svc.url}/meetings/${meeting.id}`);
+    const room = page.getByTestId('dashboard-breakout').filter({ hasText: 'Design' });
+    const recordings = room.getByRole('list', { name: 'Recordings of Design' });
+    const download = recordings.getByRole('link', { name: 'Download' });
+    await download.waitFor();
+    expect(await room.getByRole('listitem').filter({ hasText: 'Ann' }).first().innerText()).toBe('Ann');
+    expect(await recordings.getByLabel('duration').innerText()).toBe('0:10');
+    const file = `/dashboard/api/v1/recordings/${seeded.recordingId}/download`;
+    expect(await download.getAttribute('href')).toBe(file);
+    expect(await recordings.getByLabel('Play the recording').getAttribute('src')).toBe(file);
+    expect(await page.evaluate(`fetch('${file}').then((r) => r.text())`)).toBe('breakout-webm-bytes');
+    // The main room's sections leave the room's recording and transcript to it.
+    const main = page.getByRole('region', { name: 'Recordings' });
+    await main.getByText('No recordings.').waitFor();
+    expect(await main.getByText(/made in breakout rooms/).innerText()).toBe(
+      'One more recording was made in breakout rooms: see Breakout rooms.',
+    );
+    await page.getByRole('region', { name: 'Transcript' }).getByText('No transcript: this meeting has no transcribed recording.').waitFor();
+
+    // The room's transcript: ready, opened from the keyboard (Tab from the section's Refresh, then Enter).
+    expect(await room.locator('.breakout-transcript p').first().innerText()).toMatch(/^Transcript: ready/);
+    const focused = () => page.evaluate('document.activeElement?.textContent');
+    await page.getByRole('region', { name: 'Breakout rooms' }).getByRole('button', { name: 'Refresh' }).focus();
+    for (let i = 0; i < 10 && (await focused()) !== 'Show transcript'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Show transcript');
+    await page.keyboard.press('Enter');
+    const hide = room.getByRole('button', { name: 'Hide transcript' });
+    await hide.waitFor();
+    expect(await hide.getAttribute('aria-expanded')).toBe('true');
+    const text = room.locator(`#${await hide.getAttribute('aria-controls')}`);
+    expect(await text.innerText()).toBe(`0:00 Ann: ${sentences[0]}\n\n0:05 Ann: ${sentences[1]}`);
+    expect(seeded.transcriptText).toBe(sentences.join(' '));
+
+    for (const variant of VARIANTS.filter((v) => v.name === 'desktop-light' || v.name === 'phone-dark')) {
+      const p = await signedInPage(variant);
+      await p.goto(`${svc.url}/meetings/${meeting.id}`);
+      await p.getByRole('button', { name: 'Show transcript' }).click();
+      await p.getByText(sentences[1]!).waitFor();
+      await screenshot(p, `dashboard-meeting-breakout-media-${variant.name}`);
+      await p.context().close();
+    }
   });
 });

@@ -101,3 +101,56 @@ export function recordSpeechWith(
   });
   return started.id;
 }
+
+/** What `seedBreakoutMedia` produced. */
+export interface SeededBreakout {
+  roomId: string;
+  recordingId: string;
+  transcriptText: string;
+}
+
+/**
+ * Gives a meeting of a running service a closed breakout room `room` with `person` assigned (joined and left), a ready video recording
+ * made in it (its file holds `content`) and the room's own transcript, through the services on its data directory
+ * (as the room recorder and the transcribe job store them), so recording.ready and transcript.ready fire.
+ */
+export function seedBreakoutMedia(
+  dataDir: string,
+  meetingId: string,
+  opts: { room: string; person: string; content: string; sentences: string[] },
+): SeededBreakout {
+  const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
+  try {
+    const { breakouts, participants, recordings, transcripts } = core.services;
+    const host = { host: true };
+    const identity = opts.person.toLowerCase().replace(/\W+/g, '-');
+    const participantId = participants.recordJoin(meetingId, { name: opts.person, role: 'guest', identity }).id;
+    const roomId = breakouts.create(meetingId, host, [opts.room]).rooms[0]!.id;
+    breakouts.assign(meetingId, host, [{ person: { identity, participantId, name: opts.person }, room: roomId }]);
+    breakouts.open(meetingId, host);
+    breakouts.close(meetingId, host);
+    breakouts.finish(meetingId);
+    participants.recordLeave(participantId);
+    const started = recordings.start(meetingId, 'video', null, roomId);
+    const fileName = `${started.id}.webm`;
+    fs.mkdirSync(recordingsDir(dataDir), { recursive: true });
+    fs.writeFileSync(path.join(recordingsDir(dataDir), fileName), opts.content);
+    recordings.markReady(started.id, {
+      fileName,
+      contentType: 'video/webm',
+      sizeBytes: Buffer.byteLength(opts.content),
+      durationSeconds: 5 * opts.sentences.length,
+    });
+    const segments = opts.sentences.map((text, i) => ({
+      start: 5 * i,
+      end: 5 * i + 4,
+      speaker: opts.person,
+      participant_id: participantId,
+      text,
+    }));
+    const transcript = transcripts.complete(meetingId, { language: 'en', segments }, roomId);
+    return { roomId, recordingId: started.id, transcriptText: transcript.text };
+  } finally {
+    core.close();
+  }
+}

@@ -1,21 +1,33 @@
 import './meeting-polls.css';
-import { api } from '../api';
-import type { BreakoutRoom } from '../api-types';
+import { useState } from 'react';
+import { api, type Page } from '../api';
+import type { BreakoutRoom, Recording, Transcript } from '../api-types';
 import { Badge, Button, ErrorNotice, Section, useLoad } from '../ui';
+import { RecordingItem } from './MeetingLists';
+import { TranscriptText } from './MeetingProcessing';
 
 const TONE = { draft: 'muted', open: 'ok', closing: 'warn', closed: 'muted' } as const;
+const TRANSCRIPT_LABEL = { processing: 'in progress', ready: 'ready', failed: 'failed' } as const;
+const TRANSCRIPT_TONE = { processing: 'info', ready: 'ok', failed: 'bad' } as const;
 
-/** The breakout rooms hosts opened in the meeting, with who was assigned to each. */
+/** The breakout rooms hosts opened in the meeting, with who was assigned to each and each room's recordings and transcript. */
 export function MeetingBreakouts({ meetingId, live }: { meetingId: string; live: boolean }) {
   const list = useLoad(
     () => api<{ data: BreakoutRoom[] }>('GET', `/v1/meetings/${encodeURIComponent(meetingId)}/breakout-rooms`),
     [meetingId],
   );
   const rooms = list.data?.data ?? [];
+  const recorded = rooms.some((room) => room.recording_ids.length > 0);
+  // The rooms' recordings come from the meeting's list (one request), loaded only when a room has any.
+  const recordings = useLoad(
+    async () =>
+      recorded ? (await api<Page<Recording>>('GET', `/v1/meetings/${encodeURIComponent(meetingId)}/recordings?limit=100`)).data : [],
+    [meetingId, recorded, list.data],
+  );
   if (!list.error && rooms.length === 0 && !live) return null;
   return (
     <Section title="Breakout rooms" id="breakouts" actions={<Button onClick={list.reload}>Refresh</Button>}>
-      <ErrorNotice error={list.error} />
+      <ErrorNotice error={list.error ?? recordings.error} />
       {list.data && rooms.length === 0 && (
         <p className="empty">No breakout rooms yet. Hosts open them from the room’s Breakout rooms button.</p>
       )}
@@ -35,9 +47,54 @@ export function MeetingBreakouts({ meetingId, live }: { meetingId: string; live:
                 ))}
               </ul>
             )}
+            {room.recording_ids.length > 0 && (
+              <ul className="endpoint-list breakout-outputs" aria-label={`Recordings of ${room.name}`}>
+                {(recordings.data ?? [])
+                  .filter((r) => room.recording_ids.includes(r.id))
+                  .map((r) => (
+                    <RecordingItem key={r.id} recording={r} />
+                  ))}
+              </ul>
+            )}
+            {room.transcript && <BreakoutTranscript meetingId={meetingId} room={room} status={room.transcript.status} />}
           </li>
         ))}
       </ul>
     </Section>
+  );
+}
+
+/** A breakout room's transcript: where it stands and, once ready, its text shown on demand. */
+function BreakoutTranscript({
+  meetingId,
+  room,
+  status,
+}: {
+  meetingId: string;
+  room: BreakoutRoom;
+  status: NonNullable<BreakoutRoom['transcript']>['status'];
+}) {
+  const [open, setOpen] = useState(false);
+  const path = `/v1/meetings/${encodeURIComponent(meetingId)}/breakout-rooms/${encodeURIComponent(room.id)}/transcript`;
+  const text = useLoad(async () => (open ? api<Transcript>('GET', path) : null), [path, open]);
+  const textId = `breakout-transcript-${room.id}`;
+  return (
+    <div className="breakout-transcript">
+      <p>
+        Transcript: <Badge tone={TRANSCRIPT_TONE[status]}>{TRANSCRIPT_LABEL[status]}</Badge>{' '}
+        {status === 'ready' && (
+          <Button aria-expanded={open} aria-controls={open ? textId : undefined} onClick={() => setOpen(!open)}>
+            {open ? 'Hide transcript' : 'Show transcript'}
+          </Button>
+        )}
+      </p>
+      {status === 'failed' && (
+        <p className="muted">
+          Transcribing this room’s recording failed; <code>npx svc jobs list</code> on the server says why.
+        </p>
+      )}
+      <ErrorNotice error={text.error} />
+      {open && text.data && <TranscriptText transcript={text.data} id={textId} />}
+    </div>
   );
 }

@@ -32,45 +32,58 @@ const KIND_LABELS: Record<Recording['kind'], string> = {
   audio: 'Audio recording',
 };
 
-/** The meeting's recordings, each playable and downloadable once ready. */
+/** The meeting's main-room recordings, each playable and downloadable once ready (breakout rooms list their own). */
 export function Recordings({ meetingId }: { meetingId: string }) {
   const list = useLoad(() => api<Page<Recording>>('GET', `/v1/meetings/${meetingId}/recordings?limit=100`), [meetingId]);
+  const main = list.data?.data.filter((r) => r.breakout_room_id === null);
+  const inBreakouts = (list.data?.data.length ?? 0) - (main?.length ?? 0);
   return (
-    <Section title="Recordings">
+    <Section title="Recordings" id="recordings">
       <ErrorNotice error={list.error} />
-      {list.data?.data.length === 0 && <p className="empty">No recordings.</p>}
+      {main?.length === 0 && <p className="empty">No recordings.</p>}
       <ul className="endpoint-list">
-        {list.data?.data.map((r) => {
-          const file = `/dashboard/api/v1/recordings/${r.id}/download`;
-          return (
-            <li key={r.id} className="endpoint">
-              <div className="endpoint-head">
-                <span>
-                  {KIND_LABELS[r.kind]}, {when(r.created_at)}
-                  {r.duration_seconds !== null && (
-                    <>
-                      , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
-                    </>
-                  )}
-                  {typeof r.size_bytes === 'number' && `, ${(r.size_bytes / 1_048_576).toFixed(1)} MB`}
-                </span>
-                <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
-              </div>
-              {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
-              {r.status === 'ready' && (
-                <>
-                  {r.kind === 'video' && <video controls preload="none" src={file} aria-label="Play the recording" />}
-                  {r.kind === 'audio' && <audio controls preload="none" src={file} aria-label="Play the recording" />}
-                  <a href={file} download>
-                    Download
-                  </a>
-                </>
-              )}
-            </li>
-          );
-        })}
+        {main?.map((r) => (
+          <RecordingItem key={r.id} recording={r} />
+        ))}
       </ul>
+      {inBreakouts > 0 && (
+        <p className="muted">
+          {inBreakouts === 1 ? 'One more recording was' : `${inBreakouts} more recordings were`} made in breakout rooms:{' '}
+          <a href="#breakouts-title">see Breakout rooms</a>.
+        </p>
+      )}
     </Section>
+  );
+}
+
+/** One recording: its kind, when, how long and big, its status, and once ready a player and a download link. */
+export function RecordingItem({ recording: r }: { recording: Recording }) {
+  const file = `/dashboard/api/v1/recordings/${r.id}/download`;
+  return (
+    <li className="endpoint">
+      <div className="endpoint-head">
+        <span>
+          {KIND_LABELS[r.kind]}, {when(r.created_at)}
+          {r.duration_seconds !== null && (
+            <>
+              , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
+            </>
+          )}
+          {typeof r.size_bytes === 'number' && `, ${(r.size_bytes / 1_048_576).toFixed(1)} MB`}
+        </span>
+        <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
+      </div>
+      {r.failure_reason && <p className="muted">Failed: {r.failure_reason}</p>}
+      {r.status === 'ready' && (
+        <>
+          {r.kind === 'video' && <video controls preload="none" src={file} aria-label="Play the recording" />}
+          {r.kind === 'audio' && <audio controls preload="none" src={file} aria-label="Play the recording" />}
+          <a href={file} download>
+            Download
+          </a>
+        </>
+      )}
+    </li>
   );
 }
 

@@ -114,19 +114,24 @@ export function TranscriptView(props: OutputViewProps) {
       output="transcript"
       title="Transcript"
       missing="No transcript: this meeting has no transcribed recording."
-      render={(t) => (
-        <div className="transcript">
-          {t.segments.length > 0
-            ? t.segments.map((s, i) => (
-                <p key={i}>
-                  <span className="muted">{formatDuration(s.start)}</span> {s.speaker && <strong>{s.speaker}: </strong>}
-                  {s.text}
-                </p>
-              ))
-            : t.text}
-        </div>
-      )}
+      render={(t) => <TranscriptText transcript={t} />}
     />
+  );
+}
+
+/** A transcript's text: each segment with when it was said (m:ss) and who said it, or the plain text without segments. */
+export function TranscriptText({ transcript: t, id }: { transcript: Transcript; id?: string }) {
+  return (
+    <div className="transcript" id={id}>
+      {t.segments.length > 0
+        ? t.segments.map((s, i) => (
+            <p key={i}>
+              <span className="muted">{formatDuration(s.start)}</span> {s.speaker && <strong>{s.speaker}: </strong>}
+              {s.text}
+            </p>
+          ))
+        : t.text}
+    </div>
   );
 }
 
