@@ -17,9 +17,10 @@ export interface RoomSuite {
 
 /**
  * Registers the hooks of a room test file (start, after-each page check, stop) and returns what they set up.
- * `fixedBaseUrl`: the service listens on a port chosen first and knows it as SVC_BASE_URL (the embed's URLs need it).
+ * `fixedBaseUrl`: the service listens on a port chosen first and knows it as SVC_BASE_URL (the embed's URLs need it);
+ * `env`: more of the service's environment.
  */
-export function roomSuite(options: { fixedBaseUrl?: boolean } = {}): RoomSuite {
+export function roomSuite(options: { fixedBaseUrl?: boolean; env?: Record<string, string> } = {}): RoomSuite {
   let opened: RoomPage[] = [];
   const suite = {
     open: async (url: string, viewport?: { width: number; height: number }) => suite.track(await openPage(suite.browser, url, viewport)),
@@ -33,7 +34,7 @@ export function roomSuite(options: { fixedBaseUrl?: boolean } = {}): RoomSuite {
     suite.dataDir = tempDataDir();
     suite.key = unlimitedKey(suite.dataDir);
     const port = options.fixedBaseUrl ? await freePort() : null;
-    const env = port ? roomServiceEnv({ PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` }) : roomServiceEnv();
+    const env = roomServiceEnv({ ...(port ? { PORT: String(port), SVC_BASE_URL: `http://127.0.0.1:${port}` } : {}), ...options.env });
     [suite.svc, suite.browser] = await Promise.all([startService(suite.dataDir, env), launchBrowser()]);
   }, 60_000);
 
