@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OPUS_RTP, roomPeer, seedMeeting, startRtpSender, startTestServer } from '@svc/service/testing';
+import { OPUS_RTP, roomPeer, seedMeeting, startRtpSender, startTestServer, waitUntil } from '@svc/service/testing';
 import { openRtpReceiver, sendSyntheticRtp, type RtpReceiver, type RtpStream } from '../testing/plain-rtp';
 import type { MediaShard, ShardPlacer } from './media-shard';
 import { localShardPlacer, roomMediaProvider } from './mediasoup-room-media';
@@ -17,13 +17,7 @@ function someRange(size: number): { minPort: number; maxPort: number } {
   return { minPort, maxPort: minPort + size - 1 };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const giveUpAt = Date.now() + WAIT_MS;
-  while (!check()) {
-    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (check: () => boolean, what: string) => waitUntil(check, what, WAIT_MS);
 
 /** Like SVC_NODE_MAX_PEERS=1 on every place: each peer of a meeting gets a shard of its own (while workers last). */
 function onePeerPerShard(placer: ShardPlacer): ShardPlacer {

@@ -9,6 +9,7 @@ import {
   startTestServer,
   syntheticTracksFile,
   type TestServer,
+  waitUntil,
 } from '@svc/service/testing';
 import type { BreakoutRoom } from '../breakouts/breakouts.protocol';
 import type { Scope } from '../keys/scopes';
@@ -55,12 +56,6 @@ function recorderOf(room: Room, owner: { participant_id: string; name: string })
 const recordingsOf = (meetingId: string): Recording[] =>
   t.services.recordings.list(principalIn(t, t.org.id), meetingId, { after: null, limit: 20 }).data;
 /** Waits (bounded) until `done` holds. */
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(done()).toBe(true);
-}
-
 /**
  * A meeting (with transcription_auto unless `auto` is false: its room records by itself), its host in the main room,
  * Ann in breakout room Design and Bob assigned to Budget.
@@ -113,7 +108,11 @@ describe('breakout rooms of a recorded meeting on fake media', () => {
     recorderOf(ann.session.room, { participant_id: ann.session.peer.participantId!, name: 'Ann' });
     recorderOf(bob.session.room, { participant_id: bob.session.peer.participantId!, name: 'Bob' });
     await host.call('stopRecording', {});
-    await until(() => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 3);
+    await waitUntil(
+      () => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 3,
+      'the tracks recordings ready',
+      5_000,
+    );
     expect(ann.session.room.recording).toBe(false);
 
     // The API shows which breakout room each recording (tracks and its composite) was made in.
@@ -147,7 +146,11 @@ describe('breakout rooms of a recorded meeting on fake media', () => {
     await host.call('closeBreakouts', {});
     t.clock.advance(30_000);
     expect(await new BreakoutsWorker(t.services.rooms, logger).runOnce()).toBe(1);
-    await until(() => recordingsOf(m.id).some((r) => r.breakout_room_id === design && r.kind === 'tracks' && r.status === 'ready'));
+    await waitUntil(
+      () => recordingsOf(m.id).some((r) => r.breakout_room_id === design && r.kind === 'tracks' && r.status === 'ready'),
+      'the tracks recordings ready',
+      5_000,
+    );
     expect(ann.session.room.breakout).toBeNull();
     expect(host.session.room.recording).toBe(true);
     expect(recordingsOf(m.id).find((r) => r.kind === 'tracks' && r.breakout_room_id === null)).toMatchObject({ status: 'processing' });
@@ -219,7 +222,11 @@ describe('breakout rooms of a recorded and transcribed meeting are transcribed o
     await speakInto(host.session.room, hana, MAIN.text);
     await speakInto(ann.session.room, annOwner, BREAKOUT.text);
     await host.call('stopRecording', {});
-    await until(() => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 2);
+    await waitUntil(
+      () => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 2,
+      'the tracks recordings ready',
+      5_000,
+    );
 
     // Before the jobs run, the breakout room's transcript is being made.
     const before = (await api(`/meetings/${m.id}/breakout-rooms`, ['meetings:read'])).body.data as BreakoutRoom[];
@@ -286,7 +293,11 @@ describe('breakout rooms of a recorded and transcribed meeting are transcribed o
     // The fake recorder writes no file: the room's recording cannot be decoded.
     recorderOf(ann.session.room, { participant_id: ann.session.peer.participantId!, name: 'Ann' });
     await host.call('stopRecording', {});
-    await until(() => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 2);
+    await waitUntil(
+      () => recordingsOf(m.id).filter((r) => r.kind === 'tracks' && r.status === 'ready').length === 2,
+      'the tracks recordings ready',
+      5_000,
+    );
     await drain();
     const listed = (await api(`/meetings/${m.id}/breakout-rooms`, ['meetings:read'])).body.data as BreakoutRoom[];
     expect(listed.find((r) => r.id === design)!.transcript).toMatchObject({ status: 'failed' });

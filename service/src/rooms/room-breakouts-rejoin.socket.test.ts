@@ -6,6 +6,7 @@ import {
   seedMeeting,
   startTestServer,
   type TestServer,
+  waitUntil,
 } from '@svc/service/testing';
 import type { RoomPoll } from '../polls/polls.protocol';
 
@@ -17,15 +18,6 @@ beforeAll(async () => {
   key = t.key();
 });
 afterAll(() => t.close());
-
-/** Waits (bounded) until `done` holds. */
-async function until(what: string, done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('reconnecting inside a breakout room over the room socket (a real media worker)', () => {
   it('a guest whose socket closed in a breakout room is back in it on a new socket with her rejoin credential; polls reach her there; the refusals hold', async () => {
@@ -44,7 +36,7 @@ describe('reconnecting inside a breakout room over the room socket (a real media
 
     // The socket closes without `leave` (a network blip): Design, now empty, closes its media.
     ann.close();
-    await until('Design to close', () => t.services.rooms.breakouts.roomsOf(m.id).length === 0);
+    await waitUntil(() => t.services.rooms.breakouts.roomsOf(m.id).length === 0, 'Design to close');
 
     const again = await RoomClient.join(await roomCredential(t, m.code, { name: 'Ann', rejoin: first.credential }), mainCaps);
     expect(again.answer).toMatchObject({ ok: true, data: { status: 'joined', breakout: { room: { id: design, name: 'Design' } } } });

@@ -17,3 +17,4 @@ export * from './rtp-sender';
 export * from './speech';
 export * from './composite-meeting';
 export * from './room-peer';
+export * from './wait';

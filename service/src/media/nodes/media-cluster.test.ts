@@ -2,20 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type Redis from 'ioredis';
 import { createLogger } from '../../shared/logger';
 import { freePort } from '../../testing/postgres-server';
+import { waitUntil } from '../../testing/wait';
 import { WorkerPool } from '../worker-pool';
 import { MediaCluster } from './media-cluster';
 import { NodeDirectory, NodeRegistration, openRedis, RECORD_TTL_MS, requestDrain, type NodeRecord } from './node-registry';
 
 const logger = createLogger('silent');
 const SECRET = 'k'.repeat(64);
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const giveUpAt = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function record(id: string, controlUrl: string, load: Partial<NodeRecord['load']> = {}): NodeRecord {
   return {
@@ -44,7 +37,7 @@ beforeAll(async () => {
     'error',
     (error) => (out += `could not run redis-server (scripts/ensure-deploy-tools.sh installs it): ${error.message}`),
   );
-  await until(() => out.includes('Ready to accept connections') || out.includes('could not run'), 'redis-server to start');
+  await waitUntil(() => out.includes('Ready to accept connections') || out.includes('could not run'), 'redis-server to start');
   if (!out.includes('Ready to accept connections')) throw new Error(out);
   redisUrl = `redis://127.0.0.1:${port}`;
   redis = await openRedis(redisUrl, logger, 'test');
@@ -71,7 +64,7 @@ describe('the registry of media nodes in Redis', () => {
     await silent.runOnce(); // one heartbeat, then silence, as a node killed with -9
     expect((await directory.runOnce()).map((n) => n.id)).toEqual(['alive', 'silent']);
     const silencedAt = Date.now();
-    await until(async () => (await directory.runOnce()).length === 1, 'the silent node to expire');
+    await waitUntil(async () => (await directory.runOnce()).length === 1, 'the silent node to expire');
     expect(Date.now() - silencedAt).toBeLessThanOrEqual(RECORD_TTL_MS + 500);
     expect(directory.live().map((n) => n.id)).toEqual(['alive']);
     expect(await redis.smembers('svc:media:nodes')).toEqual(['alive']);
