@@ -65,7 +65,6 @@ export async function startMediaNode(config: MediaNodeConfig, logger: Logger): P
     await pool.close();
     throw error;
   });
-  pool.on('workerDied', ({ routerIds }) => server.channels().forEach((channel) => channel.routersLost(routerIds)));
   const controlWildcard = config.listenIp === '0.0.0.0' || config.listenIp === '::';
   const controlUrl = `ws://${hostPart(config.address ?? (controlWildcard ? announced : config.listenIp))}:${server.port}`;
   const cpu = new CpuSampler();

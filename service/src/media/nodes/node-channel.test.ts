@@ -119,13 +119,13 @@ describe('the control channel between the control plane and a media node', () =>
     expect((byId.get(2)!.error as { code: string }).code).toBe('validation_failed');
     expect((byId.get(3)!.error as { code: string }).code).toBe('validation_failed');
     expect((byId.get(4)!.error as { code: string }).code).toBe('conflict');
-    expect(byId.get(5)).toMatchObject({ ok: true, result: { shardId: expect.any(String), slot: 0 } });
+    expect(byId.get(5)).toMatchObject({ ok: true, result: { routerId: expect.any(String), slot: 0 } });
     // A frame over the size limit closes that channel only; the node goes on serving others.
     const closed = new Promise((resolve) => ws.once('close', resolve));
     ws.send('x'.repeat(1024 * 1024 + 1));
     await closed;
     const link = await NodeLink.connect(url, SECRET);
-    expect(await link.request('createShard', undefined, ['m2', []])).toMatchObject({ shardId: expect.any(String) });
+    expect(await link.request('createShard', undefined, ['m2', []])).toMatchObject({ routerId: expect.any(String) });
     link.close();
   });
 

@@ -8,6 +8,16 @@ import type { ErrorCode, FieldError } from '../../shared/errors';
 /** The largest frame either side accepts (an SDP-sized payload is a few kB). */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
+/** The shard events a node pushes to the control plane (`lost` too: the shard's router died with its worker). */
+export const SHARD_EVENTS = [
+  'consumerClosed',
+  'consumerPaused',
+  'consumerResumed',
+  'activeSpeaker',
+  'pipedProducerClosed',
+  'lost',
+] as const;
+
 /** The node-level methods (on no shard). */
 export const NODE_METHODS = ['createShard'] as const;
 
@@ -37,9 +47,8 @@ export type NodeMethod = (typeof NODE_METHODS)[number];
 /** A shard method's name. */
 export type ShardMethod = (typeof SHARD_METHODS)[number];
 
-/** What `createShard` answers: the new shard's id and its router's facts. */
+/** What `createShard` answers: the new shard's router (its id names the shard in later frames) and its facts. */
 export interface ShardCreated {
-  shardId: string;
   routerId: string;
   rtpCapabilities: unknown;
   slot: number;

@@ -10,9 +10,9 @@ import type { ConsumerOptions, TransportOptions } from '../../rooms/room.protoco
 import { AppError } from '../../shared/errors';
 import type { MediaShard, PipeAddress, PipeEnd, PipedProducer, ShardEvents, ShardPlace } from '../media-shard';
 import type { NodeLink } from './node-link';
-import type { EventFrame, ShardCreated, ShardMethod } from './node-protocol';
+import { SHARD_EVENTS, type EventFrame, type ShardCreated, type ShardMethod } from './node-protocol';
 
-const FORWARDED_EVENTS = new Set<string>(['consumerClosed', 'consumerPaused', 'consumerResumed', 'activeSpeaker', 'pipedProducerClosed']);
+const FORWARDED_EVENTS = new Set<string>(SHARD_EVENTS);
 
 /** Why a room on a media node cannot be recorded or captioned. */
 export const REMOTE_RECORDING_REFUSAL =

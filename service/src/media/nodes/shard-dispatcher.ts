@@ -5,21 +5,19 @@
  */
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { MediaShard, ShardEvents } from '../media-shard';
-import { parseRequest, type ErrorBody, type EventFrame, type ResponseFrame, type ShardCreated, type ShardMethod } from './node-protocol';
+import type { MediaShard } from '../media-shard';
+import {
+  parseRequest,
+  SHARD_EVENTS,
+  type ErrorBody,
+  type EventFrame,
+  type ResponseFrame,
+  type ShardCreated,
+  type ShardMethod,
+} from './node-protocol';
 
 /** Creates the node's shards (a router on the least-loaded worker outside `avoidSlots`). */
 export type ShardFactory = (meetingId: string, avoidSlots: number[]) => Promise<MediaShard>;
-
-/** The events a node forwards from its shards. */
-const FORWARDED: readonly (keyof ShardEvents)[] = [
-  'consumerClosed',
-  'consumerPaused',
-  'consumerResumed',
-  'activeSpeaker',
-  'pipedProducerClosed',
-  'lost',
-];
 
 /** s: string, d: 'send'|'recv', o: object, b: boolean, n: number, m: optional number, a: anything, l: list of slots. */
 const SIGNATURES: Record<ShardMethod | 'createShard', string> = {
@@ -87,7 +85,6 @@ export function peersOn(shards: Iterable<Pick<MediaShard, 'peerCount'>>): number
 /** One control channel's shards and their requests. */
 export class ShardDispatcher {
   private readonly shards = new Map<string, MediaShard>();
-  private readonly lost = new Set<string>();
 
   constructor(
     private readonly create: ShardFactory,
@@ -130,13 +127,6 @@ export class ShardDispatcher {
     return this.shards.size;
   }
 
-  /** Reports the shards on routers that died with their worker as lost. */
-  routersLost(routerIds: readonly string[]): void {
-    for (const id of routerIds) {
-      if (this.shards.has(id)) this.markLost(id);
-    }
-  }
-
   /** Closes every shard (the channel closed: its control plane is gone). */
   closeAll(): void {
     for (const shard of this.shards.values()) shard.close();
@@ -147,17 +137,16 @@ export class ShardDispatcher {
     const shard = await this.create(args[0] as string, args[1] as number[]);
     const shardId = shard.routerId;
     this.shards.set(shardId, shard);
-    for (const event of FORWARDED) {
+    for (const event of SHARD_EVENTS) {
       shard.on(event, (...eventArgs: unknown[]) =>
         event === 'lost' ? this.markLost(shardId) : this.send({ event, shard: shardId, args: eventArgs }),
       );
     }
-    return { shardId, routerId: shard.routerId, rtpCapabilities: shard.rtpCapabilities, slot: shard.place.slot };
+    return { routerId: shardId, rtpCapabilities: shard.rtpCapabilities, slot: shard.place.slot };
   }
 
   private markLost(shardId: string): void {
-    if (this.lost.has(shardId) || !this.shards.delete(shardId)) return;
-    this.lost.add(shardId);
+    if (!this.shards.delete(shardId)) return;
     this.send({ event: 'lost', shard: shardId, args: [] });
   }
 
