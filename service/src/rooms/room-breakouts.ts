@@ -23,7 +23,7 @@ export interface RoomBreakoutsDeps {
   /** Records that a participant left the meeting. */
   recordLeave(participantId: string): void;
   /** The rooms' recordings: a breakout room of a recorded meeting is recorded on its own. */
-  recordings?: RoomRecordings;
+  recordings: RoomRecordings;
 }
 
 /**
@@ -40,7 +40,7 @@ export class RoomBreakouts {
   private readonly whereabouts = new Map<string, Map<string, string>>();
 
   constructor(private readonly deps: RoomBreakoutsDeps) {
-    deps.recordings?.followBreakouts((meetingId) => this.roomsOf(meetingId));
+    deps.recordings.followBreakouts((meetingId) => this.roomsOf(meetingId));
   }
 
   /** A host prepares named rooms. */
@@ -159,7 +159,7 @@ export class RoomBreakouts {
     this.whereabouts.delete(meetingId);
     for (const room of this.roomsOf(meetingId)) {
       for (const peer of room.joined()) if (peer.participantId) this.deps.recordLeave(peer.participantId);
-      this.deps.recordings?.finish(room.breakout!.id);
+      this.deps.recordings.finish(room.breakout!.id);
       room.close('meeting-ended');
       this.rooms.delete(room.breakout!.id);
     }
@@ -168,7 +168,7 @@ export class RoomBreakouts {
 
   /** A breakout room emptied (its last peer left the meeting): its media closes. */
   roomEmptied(room: Room): void {
-    if (room.breakout) this.deps.recordings?.finish(room.breakout.id);
+    if (room.breakout) this.deps.recordings.finish(room.breakout.id);
     room.close('left');
     if (room.breakout && this.rooms.get(room.breakout.id) === room) this.rooms.delete(room.breakout.id);
   }
@@ -180,7 +180,7 @@ export class RoomBreakouts {
         if (peer.participantId) this.deps.recordLeave(peer.participantId);
         peer.disconnect();
       }
-      this.deps.recordings?.finish(room.breakout!.id);
+      this.deps.recordings.finish(room.breakout!.id);
       room.close('left');
     }
     this.rooms.clear();
@@ -272,7 +272,7 @@ export class RoomBreakouts {
     const main = await this.deps.mainRoom(meetingId);
     const room = new Room(main.meeting, await this.deps.newMedia(meetingId), this.deps.logger, { id: breakout.id, name: breakout.name });
     this.rooms.set(breakout.id, room);
-    this.deps.recordings?.breakoutOpened(room);
+    this.deps.recordings.breakoutOpened(room);
     return room;
   }
 

@@ -37,10 +37,8 @@ export interface PlainTransportInfo {
  * consumers (those ids are `not_found` for it). Implemented in media/ on mediasoup.
  */
 export interface RoomMedia {
-  /** The router's id (worker-death reports name routers). */
+  /** The room's (home) router id: a lost room is reported with every router it spans, this one among them. */
   readonly routerId: string;
-  /** Every router the room's media spans (its home router first), when more than `routerId` can be. */
-  readonly routerIds?: readonly string[];
   /** The router's RTP capabilities, for the client's Device.load. */
   readonly rtpCapabilities: unknown;
   createTransport(peerId: string, direction: 'send' | 'recv'): Promise<TransportOptions>;

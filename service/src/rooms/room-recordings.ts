@@ -134,7 +134,6 @@ export class RoomRecordings {
   }
 }
 
-/** A room's key among the recordings: its breakout room's id, or its meeting's for the main room. */
 /** The key of a room's recording: its breakout room's id, or the meeting id for the main room. */
 export function recordingKeyOf(room: Room): string {
   return room.breakout?.id ?? room.meeting.id;

@@ -296,6 +296,8 @@ export interface ClientRequest<M extends RoomMethod = RoomMethod> {
 export interface RoomError {
   code: string;
   message: string;
+  /** Why, where the code alone does not say (`meeting_locked` for a forbidden join). */
+  reason?: string;
 }
 
 /** The answer to one request. */

@@ -359,7 +359,7 @@ export class RoomsService {
   private recoverMedia(routerIds: string[]): void {
     const lost = new Set(routerIds);
     for (const room of [...this.rooms.values(), ...this.breakouts.all()]) {
-      if ((room.media.routerIds ?? [room.media.routerId]).some((id) => lost.has(id))) void this.moveToNewMedia(room);
+      if (lost.has(room.media.routerId)) void this.moveToNewMedia(room);
     }
   }
 
