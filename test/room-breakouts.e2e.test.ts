@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { call } from './support/service-process';
-import { eventually, pollUntil, receiveStats, saveScreenshot, waitForMediaFlowing } from './support/browser';
+import { clickTool, eventually, pollUntil, receiveStats, saveScreenshot, waitForMediaFlowing } from './support/browser';
 import { createPoll, shownVotes, vote } from './support/room-polls-page';
 import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
 import { roomSuite } from './support/room-suite';
@@ -11,11 +11,7 @@ jest.setTimeout(180_000);
 async function openBreakouts(page: Page): Promise<void> {
   const button = page.getByTestId('open-breakouts');
   if ((await button.getAttribute('aria-expanded')) === 'true') return;
-  if (await button.isVisible()) await button.click();
-  else {
-    await page.getByTestId('more').click();
-    await page.getByTestId('more-open-breakouts').click();
-  }
+  await clickTool(page, 'open-breakouts');
   await page.getByTestId('breakouts-panel').waitFor();
 }
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { createPoll, openPolls, shownVotes, vote } from './support/room-polls-page';
-import { hostAndTwoGuests, ownerDashboard, settledScheme, clickTool } from './support/room-of-three';
+import { clickTool } from './support/browser';
+import { hostAndTwoGuests, ownerDashboard, settledScheme } from './support/room-of-three';
 import { call } from './support/service-process';
 import { createMeeting, eventually, hostLink, joinRoom, pollUntil, saveScreenshot, waitForCount } from './support/browser';
 import { startEmbedHost, type EmbedHost } from './support/embed-host';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { call } from './service-process';
 
 /** Debian's chromium, installed by scripts/ensure-chromium.sh (never playwright's own download). */
@@ -304,8 +304,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Clicks the toolbar button `testId`; at phone width, where the middle buttons fold into "More", through that menu. */
-export async function clickTool(page: Page, testId: string): Promise<void> {
+/** Clicks the toolbar button `testId` (of a page or an embed's frame); where it folded into "More" (phones, crowded toolbars), through that menu. */
+export async function clickTool(page: Page | FrameLocator, testId: string): Promise<void> {
   const button = page.getByTestId(testId);
   if (await button.isVisible()) return button.click();
   await page.getByTestId('more').click();

@@ -1,4 +1,4 @@
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   createMeeting,
   hostLink,
@@ -70,12 +70,4 @@ export async function hostAndTwoGuests(
 async function expectRoom(page: Page): Promise<void> {
   const screen = await joinRoom(page);
   if (screen !== 'room') throw new Error(`joined the ${screen} screen, not the room`);
-}
-
-/** Clicks a toolbar button, through the "More" menu when the toolbar has folded it there (phones, crowded toolbars). */
-export async function clickTool(page: Page | FrameLocator, testId: string): Promise<void> {
-  const button = page.getByTestId(testId);
-  if (await button.isVisible()) return button.click();
-  await page.getByTestId('more').click();
-  await page.getByTestId(`more-${testId}`).click();
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { clickTool } from './browser';
 
 /** The vote counts the first poll card of a room page shows, in option order. */
 export async function shownVotes(page: Page): Promise<number[]> {
@@ -15,11 +16,7 @@ export async function shownVotes(page: Page): Promise<number[]> {
 export async function openPolls(page: Page): Promise<void> {
   const button = page.getByTestId('open-polls');
   if ((await button.getAttribute('aria-expanded')) === 'true') return;
-  if (await button.isVisible()) await button.click();
-  else {
-    await page.getByTestId('more').click();
-    await page.getByTestId('more-open-polls').click();
-  }
+  await clickTool(page, 'open-polls');
   await page.getByTestId('polls-panel').waitFor();
 }
 
