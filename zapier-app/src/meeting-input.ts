@@ -52,7 +52,7 @@ export const captionsField = {
   helpText: 'Live captions (speech-to-text on svc) are on from the start; a host can turn them off or on in the room.',
 };
 
-const recordingLayouts = new Set(['active_speaker', 'grid']);
+const recordingLayouts = new Set(Object.keys(recordingLayoutField.choices));
 
 /** The Recording Layout input, or undefined when empty; anything but a known layout is refused before svc is asked. */
 export function optionalRecordingLayout(z: ZObject, value: unknown): string | undefined {
