@@ -101,7 +101,12 @@ describe('placement over the nodes and this process’s workers', () => {
       () => undefined,
     );
     await ghost.start();
-    const cluster = await MediaCluster.start({ redisUrl, secret: SECRET }, logger, pool);
+    const lines: string[] = [];
+    const cluster = await MediaCluster.start(
+      { redisUrl, secret: SECRET },
+      createLogger('warn', (line) => lines.push(line)),
+      pool,
+    );
     try {
       expect(cluster.health().map((n) => [n.id, n.connected])).toEqual([
         ['local', true],
@@ -110,6 +115,10 @@ describe('placement over the nodes and this process’s workers', () => {
       expect(cluster.placeCount()).toBe(2);
       const shard = await cluster.createShard('meeting-1', []);
       expect(shard.place.nodeId).toBe('local');
+      // The ghost was tried first and refused, not skipped: the fallback is what placed the room here.
+      expect(lines.map((line) => JSON.parse(line) as { msg: string; node_id?: string })).toContainEqual(
+        expect.objectContaining({ msg: 'media node: a room could not be placed there; trying another', node_id: 'a-ghost' }),
+      );
       expect(cluster.hasRoomFor(shard)).toBe(true);
       shard.close();
       await ghost.stop();
