@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import type { BreakoutStatus, BreakoutTranscriptStatus } from './breakouts.protocol';
+import type { BreakoutStatus } from './breakouts.protocol';
 
 /** A breakout_rooms row. */
 export interface BreakoutRoomRow {
@@ -23,13 +23,7 @@ export interface BreakoutAssignmentRow {
   name: string;
 }
 
-/** What a meeting's breakout room produced: its recordings (oldest first) and where its transcript stands (null: none asked for). */
-export interface BreakoutResults {
-  recordingIds: string[];
-  transcript: BreakoutTranscriptStatus | null;
-}
-
-/** SQL access to breakout rooms and who is assigned to them (and what they produced: recordings, transcripts). */
+/** SQL access to breakout rooms and who is assigned to them. */
 export class BreakoutsRepo {
   private readonly insertStmt;
   private readonly currentStmt;
@@ -42,9 +36,6 @@ export class BreakoutsRepo {
   private readonly setStatusStmt;
   private readonly setTimerStmt;
   private readonly dueStmt;
-  private readonly recordingsStmt;
-  private readonly transcriptsStmt;
-  private readonly transcribeJobsStmt;
 
   constructor(db: Db) {
     this.insertStmt =
@@ -74,17 +65,6 @@ export class BreakoutsRepo {
       `SELECT DISTINCT meeting_id FROM breakout_rooms
        WHERE (status = 'closing' AND closes_at <= ?) OR (status = 'open' AND timer_ends_at IS NOT NULL AND timer_ends_at <= ?)`,
     );
-    this.recordingsStmt = db.prepare<[string], { id: string; breakout_room_id: string }>(
-      'SELECT id, breakout_room_id FROM recordings WHERE meeting_id = ? AND breakout_room_id IS NOT NULL ORDER BY created_at, id',
-    );
-    this.transcriptsStmt = db.prepare<[string], { breakout_room_id: string; status: BreakoutTranscriptStatus }>(
-      'SELECT breakout_room_id, status FROM transcripts WHERE meeting_id = ? AND breakout_room_id IS NOT NULL',
-    );
-    // The expression and the kind match the partial index of migration 0020.
-    this.transcribeJobsStmt = db.prepare<[string], { recording_id: string; status: string }>(`SELECT
-        json_extract(payload, '$.recording_id') AS recording_id, status FROM jobs WHERE kind = 'transcribe'
-        AND json_extract(payload, '$.recording_id') IN (SELECT id FROM recordings WHERE meeting_id = ? AND breakout_room_id IS NOT NULL)
-      ORDER BY created_at, id`);
   }
 
   insert(row: BreakoutRoomRow): void {
@@ -140,24 +120,5 @@ export class BreakoutsRepo {
   /** Meetings whose closing countdown is over, or whose open set's timer ran out (at `nowIso`). */
   due(nowIso: string): string[] {
     return this.dueStmt.all(nowIso, nowIso).map((row) => row.meeting_id);
-  }
-
-  /**
-   * What each breakout room of the meeting produced, by breakout room id: its recordings and its transcript's state
-   * (stored: its status; otherwise its newest transcribe job's: pending or running is processing, failed is failed).
-   */
-  results(meetingId: string): Map<string, BreakoutResults> {
-    const results = new Map<string, BreakoutResults>();
-    const of = (roomId: string) => results.get(roomId) ?? results.set(roomId, { recordingIds: [], transcript: null }).get(roomId)!;
-    const roomOf = new Map<string, string>();
-    for (const row of this.recordingsStmt.all(meetingId)) {
-      roomOf.set(row.id, row.breakout_room_id);
-      of(row.breakout_room_id).recordingIds.push(row.id);
-    }
-    for (const job of this.transcribeJobsStmt.all(meetingId)) {
-      of(roomOf.get(job.recording_id)!).transcript = job.status === 'failed' ? 'failed' : job.status === 'succeeded' ? null : 'processing';
-    }
-    for (const row of this.transcriptsStmt.all(meetingId)) of(row.breakout_room_id).transcript = row.status;
-    return results;
   }
 }

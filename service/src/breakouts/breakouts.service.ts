@@ -1,10 +1,14 @@
 import type { Principal } from '../identity/identity.service';
+import type { JobsRepo } from '../jobs/jobs.repo';
+import { processingStateOf } from '../jobs/processing-state';
 import type { MeetingsService } from '../meetings/meetings.service';
 import { isoAt, type Clock } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { IdGenerator } from '../shared/ids';
 import type { Transaction } from '../shared/transaction';
-import { BREAKOUT_LIMITS, type BreakoutRoom, type BreakoutStatus } from './breakouts.protocol';
+import type { RecordingsRepo } from '../recordings/recordings.repo';
+import type { TranscriptsRepo } from '../transcripts/transcripts.repo';
+import { BREAKOUT_LIMITS, type BreakoutRoom, type BreakoutStatus, type BreakoutTranscriptStatus } from './breakouts.protocol';
 import type { BreakoutAssignmentRow, BreakoutRoomRow, BreakoutsRepo } from './breakouts.repo';
 
 /** Who acts on breakout rooms, and whether they are a host. */
@@ -38,7 +42,18 @@ export interface BreakoutsServiceDeps {
   baseUrl: string;
   /** A number in [0, 1) (Math.random in production; tests may fix it). */
   random?: () => number;
+  /** Where what the rooms produced is stored: their recordings, their transcripts and the jobs making those. */
+  produced: { recordings: RecordingsRepo; transcripts: TranscriptsRepo; jobs: JobsRepo };
 }
+
+/** What a meeting's breakout room produced: its recordings (oldest first) and where its transcript stands (null: none asked for). */
+interface BreakoutResults {
+  recordingIds: string[];
+  transcript: BreakoutTranscriptStatus | null;
+}
+
+/** A transcript's state (the rule the meeting's own transcript follows) as a breakout room's listing says it. */
+const TRANSCRIPT_STATUS = { none: null, pending: 'processing', running: 'processing', failed: 'failed', ready: 'ready' } as const;
 
 /**
  * Breakout rooms of a meeting: a host prepares a set (named rooms), assigns people by hand or at random,
@@ -185,7 +200,7 @@ export class BreakoutsService {
   list(principal: Principal, meetingIdOrCode: string): { data: BreakoutRoom[] } {
     const meeting = this.deps.meetings.find(principal, meetingIdOrCode);
     const assignments = this.deps.repo.assignments(meeting.id);
-    const results = this.deps.repo.results(meeting.id);
+    const results = this.results(meeting.id);
     return {
       data: this.deps.repo.all(meeting.id).map((room: BreakoutRoomRow) => {
         const produced = results.get(room.id);
@@ -202,6 +217,24 @@ export class BreakoutsService {
         };
       }),
     };
+  }
+
+  /** What each breakout room of the meeting produced, by breakout room id. */
+  private results(meetingId: string): Map<string, BreakoutResults> {
+    const { recordings, transcripts, jobs } = this.deps.produced;
+    const results = new Map<string, BreakoutResults>();
+    for (const row of recordings.inBreakoutRooms(meetingId)) {
+      const entry = results.get(row.breakout_room_id) ?? { recordingIds: [], transcript: null };
+      results.set(row.breakout_room_id, { ...entry, recordingIds: [...entry.recordingIds, row.id] });
+    }
+    const latestJobs = jobs.latestTranscribeByBreakoutRoom(meetingId);
+    const storedAt = transcripts.storedInBreakoutRooms(meetingId);
+    for (const roomId of new Set([...latestJobs.keys(), ...storedAt.keys()])) {
+      const entry = results.get(roomId) ?? { recordingIds: [], transcript: null };
+      const state = processingStateOf(latestJobs.get(roomId), storedAt.get(roomId));
+      results.set(roomId, { ...entry, transcript: TRANSCRIPT_STATUS[state.status] });
+    }
+    return results;
   }
 
   private openOrDraft(meetingId: string): BreakoutRoomRow[] {

@@ -1,4 +1,4 @@
-import { withoutPaths } from './meeting-processing';
+import { withoutPaths } from '../jobs/processing-state';
 import { dashboardClient, seedMeeting, seedRecording, seedTranscript, startTestServer, type TestServer } from '../testing';
 
 describe('withoutPaths', () => {

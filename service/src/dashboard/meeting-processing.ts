@@ -1,28 +1,14 @@
 import type { Principal } from '../identity/identity.service';
 import type { JobQueue } from '../jobs/job.worker';
-import type { JobRow, JobsRepo } from '../jobs/jobs.repo';
+import type { JobsRepo } from '../jobs/jobs.repo';
+import { processingStateOf, type ProcessingState } from '../jobs/processing-state';
 import type { MeetingsService } from '../meetings/meetings.service';
-import { isoAt } from '../shared/clock';
 import { AppError } from '../shared/errors';
 import type { SummariesService } from '../summaries/summaries.service';
 import type { TranscriptsService } from '../transcripts/transcripts.service';
 
 /** The two results made after a meeting, each by its own background job. */
 export type ProcessingOutput = 'transcript' | 'summary';
-
-/** Where a meeting's transcript or summary stands: no job yet, queued, being made, failed (with why), or stored. */
-export interface ProcessingState {
-  status: 'none' | 'pending' | 'running' | 'failed' | 'ready';
-  /** Why the newest attempt failed: the final reason when `failed`, the last attempt's when a `pending` job will try again. */
-  failure_reason: string | null;
-  attempt_count: number;
-  /** When a pending job runs next (after a failed attempt, its back-off). */
-  next_attempt_at: string | null;
-  /** When the result was stored, or the job last changed. */
-  updated_at: string | null;
-  /** Only a failed job can be retried. */
-  can_retry: boolean;
-}
 
 /** A meeting's transcript and summary states, for the dashboard. */
 export interface MeetingProcessing {
@@ -44,8 +30,8 @@ export class MeetingProcessingService {
   get(principal: Principal, meetingIdOrCode: string): MeetingProcessing {
     const meeting = this.meetings.find(principal, meetingIdOrCode);
     return {
-      transcript: stateOf(this.jobsRepo.latestTranscribeOf(meeting.id), this.transcripts.stored(meeting.id)?.updated_at),
-      summary: stateOf(this.jobsRepo.latestSummarizeOf(meeting.id), this.summaries.stored(meeting.id)?.created_at),
+      transcript: processingStateOf(this.jobsRepo.latestTranscribeOf(meeting.id), this.transcripts.stored(meeting.id)?.updated_at),
+      summary: processingStateOf(this.jobsRepo.latestSummarizeOf(meeting.id), this.summaries.stored(meeting.id)?.created_at),
     };
   }
 
@@ -59,29 +45,4 @@ export class MeetingProcessingService {
     this.jobs.retry(job.id);
     return this.get(principal, meeting.id);
   }
-}
-
-/** A job's error without the server's directories: `/srv/svc/data/recordings/rec_1.webm` -> `rec_1.webm`. */
-export function withoutPaths(error: string | null): string | null {
-  return error && error.replace(/(^|[\s'"([])\/(?:[^\s/'"]+\/)+([^\s/'"]+)/g, '$1$2');
-}
-
-function stateOf(job: JobRow | undefined, storedAt: string | undefined): ProcessingState {
-  const idle = { failure_reason: null, attempt_count: job?.attempt_count ?? 0, next_attempt_at: null, can_retry: false };
-  const active = job && (job.status === 'pending' || job.status === 'running');
-  if (active) {
-    return {
-      ...idle,
-      status: job.status as 'pending' | 'running',
-      failure_reason: withoutPaths(job.last_error),
-      next_attempt_at: job.status === 'pending' && job.next_run_at !== null ? isoAt(job.next_run_at) : null,
-      updated_at: job.created_at,
-    };
-  }
-  // A failure newer than the stored result (a re-run that failed) is what the reader needs to see; the result stays readable.
-  if (job?.status === 'failed' && (!storedAt || (job.completed_at ?? '') > storedAt)) {
-    return { ...idle, status: 'failed', failure_reason: withoutPaths(job.last_error), updated_at: job.completed_at, can_retry: true };
-  }
-  if (storedAt) return { ...idle, status: 'ready', updated_at: storedAt };
-  return { ...idle, status: 'none', updated_at: null };
 }

@@ -30,6 +30,7 @@ export class JobsRepo {
   private readonly retryStmt;
   private readonly latestTranscribeStmt;
   private readonly latestSummarizeStmt;
+  private readonly breakoutTranscribeStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO jobs (id, kind, payload, status, attempt_count, next_run_at, lease_until,
@@ -57,6 +58,10 @@ export class JobsRepo {
       ORDER BY created_at DESC, id DESC LIMIT 1`);
     this.latestSummarizeStmt = db.prepare<[string], JobRow>(`SELECT * FROM jobs WHERE kind = 'summarize'
       AND json_extract(payload, '$.meeting_id') = ? ORDER BY created_at DESC, id DESC LIMIT 1`);
+    this.breakoutTranscribeStmt = db.prepare<[string], JobRow & { breakout_room_id: string }>(`SELECT j.*, r.breakout_room_id
+      FROM jobs j JOIN recordings r ON r.id = json_extract(j.payload, '$.recording_id') WHERE j.kind = 'transcribe'
+      AND json_extract(j.payload, '$.recording_id') IN (SELECT id FROM recordings WHERE meeting_id = ? AND breakout_room_id IS NOT NULL)
+      ORDER BY j.created_at, j.id`);
     this.nextDueStmt = db.prepare<[], { at: number | null }>("SELECT min(next_run_at) AS at FROM jobs WHERE status = 'pending'");
   }
 
@@ -109,6 +114,13 @@ export class JobsRepo {
   /** The newest `summarize` job of a meeting, or undefined when none was queued. */
   latestSummarizeOf(meetingId: string): JobRow | undefined {
     return this.latestSummarizeStmt.get(meetingId);
+  }
+
+  /** The newest `transcribe` job of each breakout room of a meeting (of any of its recordings), by breakout room id. */
+  latestTranscribeByBreakoutRoom(meetingId: string): Map<string, JobRow> {
+    const latest = new Map<string, JobRow>();
+    for (const { breakout_room_id: roomId, ...job } of this.breakoutTranscribeStmt.all(meetingId)) latest.set(roomId, job);
+    return latest;
   }
 
   /** Epoch ms of the earliest pending job, or null when none waits. */

@@ -32,6 +32,7 @@ export class RecordingsRepo {
   private readonly byId;
   private readonly updateStmt;
   private readonly processingStmt;
+  private readonly inBreakoutRoomsStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO recordings (id, meeting_id, kind, status, duration_seconds,
@@ -47,6 +48,9 @@ export class RecordingsRepo {
       file_name = @file_name, content_type = @content_type, size_bytes = @size_bytes, ready_at = @ready_at,
       failure_reason = @failure_reason, audio_track_owners = @audio_track_owners, tracks = @tracks WHERE id = @id`);
     this.processingStmt = db.prepare<[], RecordingRow>("SELECT * FROM recordings WHERE status = 'processing' ORDER BY id");
+    this.inBreakoutRoomsStmt = db.prepare<[string], { id: string; breakout_room_id: string }>(
+      'SELECT id, breakout_room_id FROM recordings WHERE meeting_id = ? AND breakout_room_id IS NOT NULL ORDER BY created_at, id',
+    );
   }
 
   /** Recordings still marked processing. */
@@ -64,6 +68,11 @@ export class RecordingsRepo {
 
   list(meetingId: string, before: string | null, limit: number): RecordingRow[] {
     return this.listStmt.all(meetingId, before ?? '~', limit);
+  }
+
+  /** The ids of the recordings made in a meeting's breakout rooms, with their room, oldest first. */
+  inBreakoutRooms(meetingId: string): { id: string; breakout_room_id: string }[] {
+    return this.inBreakoutRoomsStmt.all(meetingId);
   }
 
   findById(id: string): RecordingRow | undefined {

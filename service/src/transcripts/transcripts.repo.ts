@@ -33,6 +33,7 @@ export class TranscriptsRepo {
   private readonly upsertStmt;
   private readonly byRoom;
   private readonly inOrganizations;
+  private readonly ofBreakoutRoomsStmt;
 
   constructor(db: Db) {
     // The conflict target is the unique index of migration 0030 (the main room's breakout_room_id is null).
@@ -49,6 +50,9 @@ export class TranscriptsRepo {
       FROM transcripts t JOIN meetings m ON m.id = t.meeting_id
       WHERE m.organization_id IN (SELECT value FROM json_each(?)) AND t.meeting_id < ? AND t.breakout_room_id IS NULL
       ORDER BY t.meeting_id DESC LIMIT ?`);
+    this.ofBreakoutRoomsStmt = db.prepare<[string], { breakout_room_id: string; updated_at: string }>(
+      'SELECT breakout_room_id, updated_at FROM transcripts WHERE meeting_id = ? AND breakout_room_id IS NOT NULL',
+    );
   }
 
   save(transcript: Transcript): void {
@@ -62,6 +66,11 @@ export class TranscriptsRepo {
     const segments =
       row && (JSON.parse(row.segments) as TranscriptSegment[]).map((s) => ({ ...s, participant_id: s.participant_id ?? null }));
     return row && { ...row, segments: segments! };
+  }
+
+  /** When each of a meeting's breakout rooms' transcripts was last stored, by breakout room id (rooms without one left out). */
+  storedInBreakoutRooms(meetingId: string): Map<string, string> {
+    return new Map(this.ofBreakoutRoomsStmt.all(meetingId).map((row) => [row.breakout_room_id, row.updated_at]));
   }
 
   /** Up to `limit` main-room transcripts (without their text) of meetings in `orgIds` with meeting ids below `before` (all when null), newest meeting first. */
