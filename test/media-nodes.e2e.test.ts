@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import {
   createMeeting,
-  freePort,
   joinAndTimeFirstFrame,
   joinRoom,
   launchBrowser,
   openPage,
-  randomPortRange,
   receiveStats,
   roomUrl,
   saveScreenshot,
@@ -18,41 +15,10 @@ import {
   waitForMediaFlowing,
   type RoomPage,
 } from './support/browser';
+import { mediaNodeEnv, startMediaNode, startRedis, SVC_CLI as CLI, type Child } from './support/media-nodes';
 import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(120_000);
-
-const CLI = path.resolve(__dirname, '../service/bin/svc.js');
-
-/** A process this file started, with its output and its exit. */
-interface Child {
-  proc: ChildProcess;
-  out(): string;
-  exited: Promise<number | null>;
-  running(): boolean;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, ready: RegExp, what: string): Promise<Child> {
-  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const child: Child = { proc, out: () => out, exited, running: () => proc.exitCode === null && proc.signalCode === null };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in 20 s: ${out}`)), 20_000);
-    const check = () => {
-      if (!ready.test(out)) return;
-      clearTimeout(timer);
-      resolve(child);
-    };
-    proc.stdout!.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before it was ready: ${out}`));
-    });
-  });
-}
 
 /** What /healthz says about one media node. */
 interface NodeHealth {
@@ -73,24 +39,9 @@ describe('media nodes placed through Redis: a control plane without workers, roo
   let svc: ServiceProcess;
   let browser: Browser;
 
-  const nodeEnv = (id: string, maxPeers: number): Record<string, string> => {
-    const ports = randomPortRange(20);
-    return {
-      SVC_REDIS_URL: redisUrl,
-      SVC_NODE_SECRET: secret,
-      SVC_NODE_ID: id,
-      SVC_NODE_PORT: '0',
-      SVC_NODE_LISTEN_IP: '127.0.0.1',
-      SVC_NODE_MAX_PEERS: String(maxPeers),
-      SVC_RTC_WORKERS: '1',
-      SVC_RTC_MIN_PORT: String(ports.min),
-      SVC_RTC_MAX_PORT: String(ports.max),
-      SVC_RTC_LISTEN_IP: '127.0.0.1',
-      SVC_LOG_LEVEL: 'warn',
-    };
-  };
+  const nodeEnv = (id: string, maxPeers: number): Record<string, string> => mediaNodeEnv(redisUrl, secret, id, maxPeers);
   const startNode = async (id: string, maxPeers: number) => {
-    const node = await run(process.execPath, [CLI, 'media-node'], nodeEnv(id, maxPeers), /listening on ws:/, `media node ${id}`);
+    const node = await startMediaNode(nodeEnv(id, maxPeers));
     children.push(node);
     return node;
   };
@@ -112,10 +63,9 @@ describe('media nodes placed through Redis: a control plane without workers, roo
   };
 
   beforeAll(async () => {
-    const port = await freePort();
-    redisUrl = `redis://127.0.0.1:${port}`;
-    const redisArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-    children.push(await run('redis-server', redisArgs, {}, /Ready to accept connections/, 'redis-server'));
+    const redis = await startRedis();
+    redisUrl = redis.url;
+    children.push(redis.child);
     dataDir = tempDataDir();
     key = unlimitedKey(dataDir);
     await Promise.all([startNode('node-a', 3), startNode('node-b', 3), launchBrowser().then((b) => (browser = b))]);
