@@ -3,9 +3,12 @@ import type Redis from 'ioredis';
 import { createLogger } from '../../shared/logger';
 import { freePort } from '../../testing/postgres-server';
 import { waitUntil } from '../../testing/wait';
+import { MediasoupRoomMedia } from '../mediasoup-room-media';
 import { WorkerPool } from '../worker-pool';
+import { DIAL_BACKOFF_FIRST_MS, DialBackoff, DIAL_BACKOFF_MAX_MS } from './dial-backoff';
 import { MediaCluster } from './media-cluster';
 import { NodeDirectory, NodeRegistration, openRedis, RECORD_TTL_MS, requestDrain, type NodeRecord } from './node-registry';
+import { startControlServer } from './node-server';
 
 const logger = createLogger('silent');
 const SECRET = 'k'.repeat(64);
@@ -89,24 +92,36 @@ describe('the registry of media nodes in Redis', () => {
   });
 });
 
+/** A node record heartbeating in Redis for a control channel at 127.0.0.1:`port` (started: the test stops it). */
+async function heartbeating(id: string, port: number): Promise<NodeRegistration> {
+  const registration = new NodeRegistration(
+    redis,
+    () => record(id, `ws://127.0.0.1:${port}`),
+    () => undefined,
+  );
+  await registration.start();
+  return registration;
+}
+
+/** A cluster over the registry and `pool`, its warnings collected in `lines`. */
+function clusterLogging(lines: string[], pool: WorkerPool, now?: () => number): Promise<MediaCluster> {
+  return MediaCluster.start(
+    { redisUrl, secret: SECRET },
+    createLogger('warn', (line) => lines.push(line)),
+    pool,
+    now,
+  );
+}
+
 describe('placement over the nodes and this process’s workers', () => {
   it('falls back to the local workers when the least-loaded node cannot be reached, and lists every place', async () => {
     const minPort = 20_000 + Math.floor(Math.random() * 9_000);
     const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
     const unreachable = await freePort();
     // An idle node (CPU 0, named before "local") that placement tries first; nothing listens on its control port.
-    const ghost = new NodeRegistration(
-      redis,
-      () => record('a-ghost', `ws://127.0.0.1:${unreachable}`),
-      () => undefined,
-    );
-    await ghost.start();
+    const ghost = await heartbeating('a-ghost', unreachable);
     const lines: string[] = [];
-    const cluster = await MediaCluster.start(
-      { redisUrl, secret: SECRET },
-      createLogger('warn', (line) => lines.push(line)),
-      pool,
-    );
+    const cluster = await clusterLogging(lines, pool);
     try {
       expect(cluster.health().map((n) => [n.id, n.connected])).toEqual([
         ['local', true],
@@ -131,6 +146,65 @@ describe('placement over the nodes and this process’s workers', () => {
     }
   });
 
+  it('dials a heartbeating but unreachable node once, places rooms elsewhere meanwhile, and uses it again once it answers', async () => {
+    const minPort = 20_000 + Math.floor(Math.random() * 9_000);
+    const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
+    const nodePool = await WorkerPool.start({
+      workers: 1,
+      minPort: minPort + 20,
+      maxPort: minPort + 39,
+      listenIp: '127.0.0.1',
+      logLevel: 'error',
+    });
+    const port = await freePort();
+    // Heartbeats in Redis (idle, named before "local", so placement prefers it), but nothing listens on its port yet.
+    const node = await heartbeating('a-late', port);
+    let now = 0;
+    const lines: string[] = [];
+    const cluster = await clusterLogging(lines, pool, () => now);
+    const refusals = () =>
+      lines
+        .map((line) => JSON.parse(line) as { msg: string; node_id?: string })
+        .filter((l) => l.node_id === 'a-late' && l.msg === 'media node: a room could not be placed there; trying another').length;
+    let server: Awaited<ReturnType<typeof startControlServer>> | undefined;
+    const shards = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const shard = await cluster.createShard(`meeting-${i}`, []);
+        shards.push(shard);
+        expect(shard.place.nodeId).toBe('local');
+        now += DIAL_BACKOFF_FIRST_MS / 4 - 1; // still inside the first backoff
+      }
+      expect(refusals()).toBe(1);
+      expect(lines.some((line) => line.includes('unreachable; out of placement until its next dial'))).toBe(true);
+      expect(cluster.health().find((n) => n.id === 'a-late')?.connected).toBe(false);
+
+      // The node answers now: it is not dialled before its backoff is over, then it takes the next room.
+      server = await startControlServer({
+        host: '127.0.0.1',
+        port,
+        secret: SECRET,
+        logger,
+        createShard: (meetingId, avoidSlots) => MediasoupRoomMedia.create(nodePool, meetingId, { avoidSlots }),
+      });
+      shards.push(await cluster.createShard('meeting-still-waiting', []));
+      expect(shards.at(-1)!.place.nodeId).toBe('local');
+      now += DIAL_BACKOFF_FIRST_MS;
+      await cluster.runOnce(); // a new heartbeat read: the shards placed on "local" no longer count as recent there
+      const back = await cluster.createShard('meeting-back', []);
+      shards.push(back);
+      expect(back.place.nodeId).toBe('a-late');
+      expect(refusals()).toBe(1);
+      expect(cluster.health().find((n) => n.id === 'a-late')).toMatchObject({ connected: true, shards: 1 });
+    } finally {
+      for (const shard of shards) shard.close();
+      await node.stop();
+      await cluster.close();
+      await server?.close();
+      await Promise.all([pool.close(), nodePool.close()]);
+    }
+  });
+
   it('refuses a room when no place has room', async () => {
     const cluster = await MediaCluster.start({ redisUrl, secret: SECRET }, logger);
     try {
@@ -139,5 +213,26 @@ describe('placement over the nodes and this process’s workers', () => {
     } finally {
       await cluster.close();
     }
+  });
+});
+
+describe('the failed-dial backoff', () => {
+  it('keeps a node out for 2 s after a failed dial, doubling up to 16 s, and forgets it on success or when it left', () => {
+    let now = 1_000;
+    const backoff = new DialBackoff(() => now);
+    expect(backoff.waiting('n')).toBe(false);
+    expect([1, 2, 3, 4, 5].map(() => backoff.failedDial('n'))).toEqual([2_000, 4_000, 8_000, 16_000, DIAL_BACKOFF_MAX_MS]);
+    expect(backoff.waiting('n')).toBe(true);
+    now += DIAL_BACKOFF_MAX_MS - 1;
+    expect(backoff.waiting('n')).toBe(true);
+    now += 1;
+    expect(backoff.waiting('n')).toBe(false);
+    backoff.failedDial('n');
+    backoff.clear('n');
+    expect(backoff.waiting('n')).toBe(false);
+    expect(backoff.failedDial('n')).toBe(DIAL_BACKOFF_FIRST_MS);
+    backoff.failedDial('m');
+    backoff.retain(new Set(['m']));
+    expect([backoff.waiting('n'), backoff.waiting('m')]).toEqual([false, true]);
   });
 });

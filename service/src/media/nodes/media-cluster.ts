@@ -2,7 +2,8 @@
  * The control plane's media when SVC_REDIS_URL is set: the media nodes of the Redis registry (and this process's
  * workers, when it runs any) as one ShardPlacer. It reads the registry every second, connects to a node on first
  * use, and drops a node whose record expired or whose control channel closed: its shards are lost, so their rooms
- * move to new media (rooms.service's recovery) and the pages set up their media again.
+ * move to new media (rooms.service's recovery) and the pages set up their media again. A node that heartbeats but
+ * cannot be dialled stays out of placement for a while (dial-backoff.ts) instead of being dialled for every room.
  */
 import type { NodesConfig } from '../../config';
 import type { RoomMediaProvider } from '../../rooms/room-media.interface';
@@ -12,6 +13,7 @@ import type { MediaShard, ShardPlace, ShardPlacer } from '../media-shard';
 import { localShardPlacer } from '../mediasoup-room-media';
 import { SpanningRoomMedia } from '../spanning-room-media';
 import type { WorkerPool } from '../worker-pool';
+import { DialBackoff } from './dial-backoff';
 import { NodeClient } from './node-client';
 import { CpuSampler } from './node-load';
 import { avoidedSlots, chooseNode, hasRoom, type PlacementCandidate } from './node-placement';
@@ -45,6 +47,7 @@ interface Deps {
   secret: string;
   logger: Logger;
   local: LocalPlace | undefined;
+  backoff: DialBackoff;
 }
 
 /** Rooms' media on the registry's nodes (and the local workers); see the file comment. */
@@ -62,8 +65,11 @@ export class MediaCluster implements ShardPlacer {
 
   private constructor(private readonly deps: Deps) {}
 
-  /** Connects to Redis, reads the registry once and keeps reading it every second; `pool`: this process's workers, a place too. */
-  static async start(config: NodesConfig, logger: Logger, pool?: WorkerPool): Promise<MediaCluster> {
+  /**
+   * Connects to Redis, reads the registry once and keeps reading it every second; `pool`: this process's workers, a
+   * place too; `now`: the clock of the failed-dial backoff.
+   */
+  static async start(config: NodesConfig, logger: Logger, pool?: WorkerPool, now: () => number = Date.now): Promise<MediaCluster> {
     const local = pool && { pool, placer: localShardPlacer(pool, { logger }) };
     const redis = await openRedis(config.redisUrl!, logger, 'media nodes');
     const cluster = new MediaCluster({
@@ -72,6 +78,7 @@ export class MediaCluster implements ShardPlacer {
       secret: config.secret!,
       logger,
       local,
+      backoff: new DialBackoff(now),
     });
     await cluster.runOnce();
     cluster.timer = setInterval(() => void cluster.runOnce(), HEARTBEAT_MS);
@@ -92,9 +99,10 @@ export class MediaCluster implements ShardPlacer {
   async createShard(meetingId: string, avoid: readonly ShardPlace[]): Promise<MediaShard> {
     if (this.closed) throw AppError.conflict('The service is stopping; reconnect in a moment');
     const tried = new Set<string>();
+    const { backoff } = this.deps;
     for (;;) {
       const chosen = chooseNode(
-        this.candidates().filter((c) => !tried.has(c.record.id)),
+        this.candidates().filter((c) => !tried.has(c.record.id) && !backoff.waiting(c.record.id)),
         avoid,
       );
       if (!chosen) break;
@@ -180,12 +188,21 @@ export class MediaCluster implements ShardPlacer {
     let client = this.clients.get(record.id);
     if (!client) {
       client = NodeClient.connect(record, this.deps.secret, this.deps.logger).then((connected) => {
+        this.deps.backoff.clear(record.id);
         this.settled.set(record.id, connected);
         this.deps.logger.info('media node: connected', { node_id: record.id, url: record.controlUrl });
         return connected;
       });
       this.clients.set(record.id, client);
-      client.catch(() => this.clients.delete(record.id));
+      client.catch((error: unknown) => {
+        this.clients.delete(record.id);
+        const retryInMs = this.deps.backoff.failedDial(record.id);
+        this.deps.logger.warn('media node: unreachable; out of placement until its next dial', {
+          node_id: record.id,
+          retry_in_ms: retryInMs,
+          error: String(error),
+        });
+      });
     }
     return client.then((c) => {
       if (c.open) return c;
@@ -216,6 +233,7 @@ export class MediaCluster implements ShardPlacer {
     }
     this.recent.clear();
     const live = new Set(this.deps.directory.live().map((record) => record.id));
+    this.deps.backoff.retain(live);
     for (const id of [...this.settled.keys()]) {
       const client = this.settled.get(id)!;
       if (!live.has(id)) {
