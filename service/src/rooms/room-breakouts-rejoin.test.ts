@@ -137,6 +137,46 @@ describe('reconnecting inside a breakout room (fake media)', () => {
     expect(namesIn(host.session)).toEqual(['Hana']);
   });
 
+  it('a connection that comes back while the old one is still in a breakout room replaces it there too when it waits in the waiting room, or stays in the main room', async () => {
+    const m = seedMeeting(t, { settings: { waiting_room: true } });
+    const host = await connectAgain(m, {
+      name: 'Hana',
+      host: new URL(t.services.roomLinks.hostLink(principalIn(t, t.org.id), m.id).url).searchParams.get('host'),
+      holder: newHolderSecret(),
+    });
+    const ann = await connectAgain(m, { name: 'Ann' });
+    expect(ann.joined).toEqual({ status: 'waiting' });
+    await host.call('admit', { peerId: ann.session.peer.id });
+    expect((await ann.call('join', { rtpCapabilities: fakeRtpCapabilities() })).status).toBe('joined');
+    const { breakouts } = await host.call('createBreakouts', { names: ['Design', 'Budget'] });
+    const [design, budget] = breakouts.rooms.map((r) => r.id) as [string, string];
+    await host.call('assignBreakouts', { assignments: [{ identity: ann.identity, room: design }] });
+    await host.call('openBreakouts', {});
+    await ann.call('moveToBreakout', { room: design });
+
+    // Her page connects again before the old socket is noticed as gone: the new connection waits, the old one is gone.
+    const again = await connectAgain(m, { name: 'Ann', rejoin: ann.credential });
+    expect(again.joined).toEqual({ status: 'waiting' });
+    expect(ann.session.peer.state).toBe('left');
+    expect(ann.connection.told.filter((n) => n.name === 'left').map((n) => n.data)).toEqual([{ reason: 'replaced' }]);
+    expect(t.services.rooms.breakouts.roomsOf(m.id).flatMap((room) => room.joined().map((p) => p.name))).toEqual([]);
+    expect(host.session.room.waitingList().map((p) => p.name)).toEqual(['Ann']);
+    // Admitted, she is back in Design.
+    await host.call('admit', { peerId: again.session.peer.id });
+    const back = await again.call('join', { rtpCapabilities: fakeRtpCapabilities() });
+    expect(back.status === 'joined' && back.breakout?.room).toEqual({ id: design, name: 'Design' });
+
+    // A host assigns her to Budget; her page connects again with the old socket still in Design: she is in the
+    // main room (Budget is one click away) and the old connection is gone from Design.
+    await host.call('assignBreakouts', { assignments: [{ identity: again.identity, room: budget }] });
+    const third = await connectAgain(m, { name: 'Ann', rejoin: again.credential });
+    await host.call('admit', { peerId: third.session.peer.id });
+    expect(await third.call('join', { rtpCapabilities: fakeRtpCapabilities() })).not.toHaveProperty('breakout');
+    expect(again.session.peer.state).toBe('left');
+    expect(t.services.rooms.breakouts.roomsOf(m.id).flatMap((room) => room.joined().map((p) => p.name))).toEqual([]);
+    expect(namesIn(third.session)).toEqual(['Ann', 'Hana']);
+  });
+
   it('back to the main room when the rooms closed meanwhile, or when a host had assigned the guest elsewhere', async () => {
     const closed = await twoRoomsInUse();
     dropSocket(closed.ann.session);

@@ -22,6 +22,8 @@ export interface RoomBreakoutsDeps {
   stateFor(room: Room, peer: Peer): RoomState;
   /** Records that a participant left the meeting. */
   recordLeave(participantId: string): void;
+  /** A person's earlier connection, still open, makes way for their new one (as RoomsService.connect does it in the main room). */
+  replace(earlier: PeerInRoom): void;
   /** The rooms' recordings: a breakout room of a recorded meeting is recorded on its own. */
   recordings: RoomRecordings;
 }
@@ -125,12 +127,15 @@ export class RoomBreakouts {
    * still theirs. The answer then carries the move, and the page sets up its media on that room's router.
    */
   async rejoin(session: PeerInRoom, joined: JoinResult): Promise<JoinResult> {
-    if (joined.status !== 'joined' || session.room.breakout) return joined;
+    if (session.room.breakout) return joined;
     const meetingId = session.room.meeting.id;
     const { identity } = session.peer.admission;
-    const earlier = this.roomsOf(meetingId)
-      .map((room) => ({ room, peer: room.peerWithIdentity(identity) }))
-      .find((found) => found.peer && found.peer !== session.peer);
+    const earlier = this.roomsOf(meetingId).flatMap((room) => {
+      const peer = room.peerWithIdentity(identity);
+      return peer && peer !== session.peer ? [{ room, peer }] : [];
+    })[0];
+    // Held in the waiting room (or refused): the earlier connection makes way all the same, as in the main room.
+    if (joined.status !== 'joined') return this.replaced(earlier, joined);
     const target = earlier?.room.breakout?.id ?? this.whereabouts.get(meetingId)?.get(identity);
     if (!target) return joined;
     const set = this.deps.breakouts.current(meetingId);
@@ -138,7 +143,7 @@ export class RoomBreakouts {
     const theirs = session.peer.isHost || room?.assigned.some((a) => a.identity === identity);
     if (!room || !theirs || (set.status !== 'open' && set.status !== 'closing')) {
       this.whereabouts.get(meetingId)?.delete(identity);
-      return joined;
+      return this.replaced(earlier, joined);
     }
     return this.enterAgain(session, room, earlier);
   }
@@ -204,7 +209,7 @@ export class RoomBreakouts {
   private async enterAgain(
     session: PeerInRoom,
     breakout: { id: string; name: string },
-    earlier?: { room: Room; peer?: Peer },
+    earlier?: PeerInRoom,
   ): Promise<JoinResult> {
     const room = await this.roomFor(session.room.meeting.id, breakout);
     // The new socket closed too while the room opened: nobody to move.
@@ -213,12 +218,14 @@ export class RoomBreakouts {
       throw AppError.conflict('You have left the room');
     }
     const move = this.transfer(session, room);
-    // The earlier connection of this person (not yet noticed as gone) makes way, as in the main room.
-    if (earlier?.peer) {
-      if (earlier.peer.participantId) this.deps.recordLeave(earlier.peer.participantId);
-      earlier.room.remove(earlier.peer, 'replaced');
-    }
-    return { status: 'joined', state: move.state as RoomState, breakout: move };
+    // The earlier connection of this person (not yet noticed as gone) makes way once the new one is in.
+    return this.replaced(earlier, { status: 'joined', state: move.state as RoomState, breakout: move });
+  }
+
+  /** Answers `joined` once the person's earlier connection (if any) made way for the new one. */
+  private replaced<T>(earlier: PeerInRoom | undefined, joined: T): T {
+    if (earlier) this.deps.replace(earlier);
+    return joined;
   }
 
   private async returnEveryone(meetingId: string): Promise<void> {

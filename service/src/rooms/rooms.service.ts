@@ -96,6 +96,7 @@ export class RoomsService {
       openMainRoom: (meetingId) => [this.rooms.get(meetingId)].find((room) => room && !room.closed),
       stateFor: (room, peer) => this.stateFor(room, peer),
       recordLeave: (participantId) => this.participants.recordLeave(participantId),
+      replace: this.replace,
       recordings: this.recordings,
     });
     this.moderation = new RoomModeration(deps.clock);
@@ -120,7 +121,7 @@ export class RoomsService {
     let room = await this.roomFor(meeting);
     const previous = room.peerWithIdentity(admission.identity);
     if (previous) {
-      this.leave({ room, peer: previous }, 'replaced');
+      this.replace({ room, peer: previous });
       // The replaced connection was the last one: its leaving closed the room, so the person gets a new one.
       if (room.closed) room = await this.roomFor(meeting);
     }
@@ -230,6 +231,9 @@ export class RoomsService {
     room.remove(peer, reason);
     if (room.empty) this.closeRoom(room);
   }
+
+  /** A person's earlier connection, still open, makes way for the new one (main or breakout room): left, told `replaced`. */
+  private readonly replace = (earlier: PeerInRoom): void => this.leave(earlier, 'replaced');
 
   /**
    * Live meetings that have been empty for the grace period: one that emptied before its scheduled start
