@@ -2,10 +2,8 @@
  * Server-side peers on plain RTP for media tests and benchmarks: a UDP socket that counts the RTP packets it
  * receives by SSRC, and a synthetic RTP sender (Opus-sized packets, no real audio) at a fixed packet rate.
  */
-import { spawn } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 
 /** A UDP address on loopback. */
 export interface UdpAddress {
@@ -103,29 +101,4 @@ export async function sendSyntheticRtp(to: UdpAddress, opts: RtpStreamOptions): 
       socket.close();
     },
   };
-}
-
-/**
- * A UDP port on 127.0.0.1 that nobody reads: a child process binds it and blocks, so the kernel drops what
- * it cannot queue. Many receivers can send to it without the test process paying for reading their packets
- * (a benchmark's viewers whose packets are not counted). `close` kills the child; it also ends by itself within a
- * second of its parent.
- */
-export async function openRtpSink(): Promise<{ address: UdpAddress; pid: number; close(): void }> {
-  const script = [
-    "const s = require('node:dgram').createSocket('udp4');",
-    "s.bind(0, '127.0.0.1', () => {",
-    "  require('node:fs').writeSync(1, s.address().port + '\\n');",
-    '  const parent = process.ppid;',
-    // Blocks the event loop, so the socket is never read; ends once its parent is gone (ppid changes).
-    '  while (process.ppid === parent) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);',
-    '  process.exit(0);',
-    '});',
-  ].join('\n');
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
-  lines.close();
-  if (!line) throw new Error('the UDP sink process exited before it listened');
-  return { address: { ip: '127.0.0.1', port: Number(line) }, pid: child.pid!, close: () => void child.kill('SIGKILL') };
 }
