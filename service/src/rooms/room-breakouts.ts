@@ -206,11 +206,7 @@ export class RoomBreakouts {
     return this.people(meetingId).map(({ peer }) => peer);
   }
 
-  private async enterAgain(
-    session: PeerInRoom,
-    breakout: { id: string; name: string },
-    earlier?: PeerInRoom,
-  ): Promise<JoinResult> {
+  private async enterAgain(session: PeerInRoom, breakout: { id: string; name: string }, earlier?: PeerInRoom): Promise<JoinResult> {
     const room = await this.roomFor(session.room.meeting.id, breakout);
     // The new socket closed too while the room opened: nobody to move.
     if (session.peer.state !== 'joined') {
