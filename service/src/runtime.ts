@@ -4,7 +4,7 @@ import type { Core } from './bootstrap';
 import type { Config } from './config';
 import { serveHttps, type HttpsServing } from './http/https-server';
 import { listenOn, serverOptions } from './http/server';
-import { roomMediaProvider } from './media/mediasoup-room-media';
+import { nodesMediaProvider, roomMediaProvider } from './media/mediasoup-room-media';
 import { MediaCluster } from './media/nodes/media-cluster';
 import { recordingUnavailableReason } from './media/recorder';
 import { WorkerPool } from './media/worker-pool';
@@ -91,7 +91,7 @@ export async function startService(core: Core, opts: StartOptions = {}): Promise
   const media = await (opts.startMedia ?? startConfiguredMedia)(config, logger);
   // With SVC_REDIS_URL rooms are placed on media nodes (and on this process's workers, if it runs any).
   const nodes = config.nodes.redisUrl ? await MediaCluster.start(config.nodes, logger, media) : undefined;
-  if (nodes) services.rooms.useMedia(nodes.provider());
+  if (nodes) services.rooms.useMedia(nodesMediaProvider(nodes, media, { logger }));
   else if (media) services.rooms.useMedia(roomMediaProvider(media, { logger }));
   const turn = background ? await startTurnServer(config, logger) : undefined;
   if (turn) services.roomAccess.useTurn(turn);

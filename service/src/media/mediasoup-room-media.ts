@@ -373,3 +373,11 @@ export function localShardPlacer(pool: WorkerPool, options: MediasoupRoomMediaOp
 export function roomMediaProvider(pool: WorkerPool, recorder: RecorderOptions & { logger?: Logger } = {}): RoomMediaProvider {
   return SpanningRoomMedia.provider(localShardPlacer(pool, recorder));
 }
+
+/**
+ * Rooms' media on `places` (media nodes, and `pool` among them when the service runs workers); a room with no shard
+ * on `pool` records and taps its microphones on a recording shard there (recording-shard.ts), or refuses without one.
+ */
+export function nodesMediaProvider(places: ShardPlacer, pool: WorkerPool | undefined, recorder: RecorderOptions = {}): RoomMediaProvider {
+  return SpanningRoomMedia.provider(places, pool && localShardPlacer(pool, recorder));
+}

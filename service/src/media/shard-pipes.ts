@@ -9,7 +9,7 @@ import type { types } from 'mediasoup';
 import type { TrackOwner } from '../rooms/room-media.interface';
 import type { MediaSource } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
-import type { PipeAddress, PipeEnd, PipedProducer } from './media-shard';
+import type { MediaShard, PipeAddress, PipeEnd, PipedProducer } from './media-shard';
 
 /** What the room's objects carry in mediasoup's appData. */
 export interface Owned {
@@ -96,4 +96,17 @@ export class ShardPipes {
     if (!transport) throw AppError.notFound(`Pipe transport ${id}`);
     return transport;
   }
+}
+
+/** A connected pipe transport pair between two shards (a room's, each with its media): each end's transport id by shard. */
+export async function connectPipe<S extends { media: MediaShard }>(a: S, b: S): Promise<Map<S, string>> {
+  const [endA, endB] = await Promise.all([a.media.createPipeTransport(), b.media.createPipeTransport()]);
+  await Promise.all([
+    a.media.connectPipeTransport(endA.transportId, endB.local),
+    b.media.connectPipeTransport(endB.transportId, endA.local),
+  ]);
+  return new Map([
+    [a, endA.transportId],
+    [b, endB.transportId],
+  ]);
 }

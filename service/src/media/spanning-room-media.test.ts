@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OPUS_RTP, roomPeer, seedMeeting, startRtpSender, startTestServer, waitUntil } from '@svc/service/testing';
+import { OPUS_RTP, roomPeer, seedMeeting, sendMicrophone, startTestServer, waitUntil } from '@svc/service/testing';
 import { openRtpReceiver, sendSyntheticRtp, type RtpReceiver, type RtpStream } from '../testing/plain-rtp';
 import type { MediaShard, ShardPlacer } from './media-shard';
 import { localShardPlacer, roomMediaProvider } from './mediasoup-room-media';
@@ -118,18 +118,9 @@ describe('a room spanning two workers (real mediasoup)', () => {
     if (unavailable) throw new Error(unavailable);
     const media = track(await SpanningRoomMedia.create(onePeerPerShard(localShardPlacer(pool)), 'm-record'));
     await receive(media, 'host'); // the home shard's peer
-    const transport = await media.createPlainTransport('guest', 'send', '127.0.0.1');
-    expect(media.routerIds).toHaveLength(2);
     const owner = { participant_id: 'p-guest', name: 'Guest' };
-    await media.produce('guest', {
-      transportId: transport.id,
-      kind: 'audio',
-      rtpParameters: OPUS_RTP,
-      source: 'microphone',
-      paused: false,
-      owner,
-    });
-    track(startRtpSender('audio', transport.local.port));
+    track((await sendMicrophone(media, 'guest', owner)).sender);
+    expect(media.routerIds).toHaveLength(2);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'span-rec-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'room.mkv');

@@ -2,8 +2,8 @@
  * A room's media over one or more routers (shards, media-shard.ts): each peer is placed on one shard at its
  * first transport and every call of that peer goes there; every producer is piped into every other shard (one
  * pair of PipeTransports per pair of shards, reused), so each peer consumes every producer on its own router.
- * The first shard is the home shard: it has every producer (own or piped), so the active speaker, recordings
- * and microphone taps are the home shard's.
+ * The first shard is the home shard: it has every producer (own or piped), so the active speaker is its; so are
+ * recordings and microphone taps when it runs on this process's workers (else see recording-shard.ts).
  *
  * Placement: a meeting stays on its home shard while the home's place has room (local workers have no cap,
  * so without media nodes a meeting is one router, as before); a full place sends new peers to the next shard
@@ -25,7 +25,9 @@ import type {
 } from '../rooms/room-media.interface';
 import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
-import type { MediaShard, ShardPlacer } from './media-shard';
+import type { MediaShard, ShardPlace, ShardPlacer } from './media-shard';
+import { RecordingShard } from './recording-shard';
+import { connectPipe } from './shard-pipes';
 
 /**
  * A webinar opens a shard on a new place once its least-loaded shard has this many peers. Measured with
@@ -42,6 +44,8 @@ interface Shard {
   readonly peers: Set<string>;
   /** Copies of other shards' producers by producer id: resolves once the copy can be consumed. */
   readonly copies: Map<string, Promise<void>>;
+  /** The recording shard (recording-shard.ts): no peers are placed on it. */
+  readonly recording: boolean;
 }
 
 /** A producer of the room on the shard of its peer. */
@@ -62,28 +66,42 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
   private closed = false;
   private readonly lostListeners: ((routerIds: string[]) => void)[] = [];
   private lostReported = false;
+  private readonly recordingShard = new RecordingShard({
+    direct: () =>
+      this.shards.find((s) => s.media.place.nodeId === 'local' && !s.recording)?.media ??
+      (this.local && !this.closed ? undefined : this.home.media),
+    open: () =>
+      this.local!.createShard(this.room.meetingId, this.routerPlaces()).then(async (media) => (await this.joinShard(media, true)).media),
+    close: (media) => this.removeShard(media),
+  });
 
   private constructor(
     private readonly placer: ShardPlacer,
     private readonly room: { meetingId: string; kind: 'meeting' | 'webinar' },
     home: MediaShard,
+    private readonly local?: ShardPlacer,
   ) {
     super();
-    this.addShard(home);
+    this.addShard(home, false);
   }
 
-  /** The room's media with its home shard on the least-loaded place. */
-  static async create(placer: ShardPlacer, meetingId: string, options: RoomMediaOptions = {}): Promise<SpanningRoomMedia> {
+  /** The room's media with its home shard on the least-loaded place; `local`: this process's workers (recording-shard.ts). */
+  static async create(
+    placer: ShardPlacer,
+    meetingId: string,
+    opts: RoomMediaOptions = {},
+    local?: ShardPlacer,
+  ): Promise<SpanningRoomMedia> {
     const home = await placer.createShard(meetingId, []);
-    return new SpanningRoomMedia(placer, { meetingId, kind: options.kind ?? 'meeting' }, home);
+    return new SpanningRoomMedia(placer, { meetingId, kind: opts.kind ?? 'meeting' }, home, local);
   }
 
-  /** Rooms' media on `placer`'s places; a room whose shard was lost is reported with all its routers. */
-  static provider(placer: ShardPlacer): RoomMediaProvider {
+  /** Rooms' media on `placer`'s places (`local` as in create); a room whose shard was lost is reported with all its routers. */
+  static provider(placer: ShardPlacer, local?: ShardPlacer): RoomMediaProvider {
     const listeners: ((routerIds: string[]) => void)[] = [];
     return {
       create: async (meetingId, options) => {
-        const media = await SpanningRoomMedia.create(placer, meetingId, options);
+        const media = await SpanningRoomMedia.create(placer, meetingId, options, local);
         media.onLost((routerIds) => listeners.forEach((listener) => listener(routerIds)));
         return media;
       },
@@ -188,14 +206,14 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     return this.shardOf(peerId).media.setConsumerLayers(peerId, consumerId, spatialLayer, temporalLayer);
   }
 
-  /** Records on the home shard, which has every producer of the room. */
+  /** Records on a shard of this process's workers, each has every producer (recording-shard.ts). */
   record(filePath: string): MediaRecording {
-    return this.home.media.record(filePath);
+    return this.recordingShard.record(filePath);
   }
 
-  /** Taps the microphones on the home shard, which has every producer of the room. */
+  /** Taps the microphones where `record` records. */
   tapMicrophones(listener: (tap: MicrophoneTap) => void): AudioTapping {
-    return this.home.media.tapMicrophones(listener);
+    return this.recordingShard.tapMicrophones(listener);
   }
 
   closePeer(peerId: string): void {
@@ -226,6 +244,10 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     return this.shards[0]!;
   }
 
+  private routerPlaces(): ShardPlace[] {
+    return this.shards.map((shard) => shard.media.place);
+  }
+
   /** The peer's shard; an unplaced peer's calls go to the home shard, where its ids are unknown (not_found). */
   private shardOf(peerId: string): Shard {
     return this.peerShards.get(peerId) ?? this.home;
@@ -248,16 +270,17 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
   private async place(peerId: string): Promise<Shard> {
     let shard = this.peerShards.get(peerId);
     if (shard) return shard;
-    const withRoom = this.shards.filter((s) => this.placer.hasRoomFor(s.media));
+    const forPeers = this.shards.filter((s) => !s.recording);
+    const withRoom = forPeers.filter((s) => this.placer.hasRoomFor(s.media));
     const fewest = [...withRoom].sort((a, b) => a.peers.size - b.peers.size)[0];
-    const canOpen = this.shards.length < this.placer.placeCount();
+    const canOpen = forPeers.length < this.placer.placeCount();
     if (this.room.kind === 'webinar') {
       shard = fewest && (fewest.peers.size < WEBINAR_SHARD_PEERS || !canOpen) ? fewest : await this.openShard();
     } else {
       shard = withRoom[0] ?? (await this.openShard());
     }
     // No place could take a new shard: the least-loaded shard takes the peer over its cap rather than refusing it.
-    shard ??= fewest ?? [...this.shards].sort((a, b) => a.peers.size - b.peers.size)[0]!;
+    shard ??= fewest ?? [...forPeers].sort((a, b) => a.peers.size - b.peers.size)[0]!;
     shard.peers.add(peerId);
     this.peerShards.set(peerId, shard);
     return shard;
@@ -265,24 +288,33 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
 
   /** A shard on a place the room does not use yet, with every producer of the room piped in; undefined when no place takes it. */
   private async openShard(): Promise<Shard | undefined> {
-    const media = await this.placer
-      .createShard(
-        this.room.meetingId,
-        this.shards.map((shard) => shard.media.place),
-      )
-      .catch(() => undefined);
-    if (!media) return undefined;
+    const media = await this.placer.createShard(this.room.meetingId, this.routerPlaces()).catch(() => undefined);
+    return media && this.joinShard(media, false);
+  }
+
+  /** Makes a new shard part of the room and pipes every producer of the room into it. */
+  private async joinShard(media: MediaShard, recording: boolean): Promise<Shard> {
     if (this.closed) {
       media.close();
       throw new AppError('conflict', 'The media server of this room is restarting; wait for mediaReset');
     }
-    const shard = this.addShard(media);
+    const shard = this.addShard(media, recording);
     await Promise.all([...this.producers.keys()].map((producerId) => this.pipeInto(shard, producerId)));
     return shard;
   }
 
-  private addShard(media: MediaShard): Shard {
-    const shard: Shard = { media, peers: new Set(), copies: new Map() };
+  /** Closes a shard and forgets it with its pipes (the other ends' pipe transports stay until their shard closes). */
+  private removeShard(media: MediaShard): void {
+    media.close();
+    const shard = this.shards.find((s) => s.media === media);
+    if (!shard) return;
+    this.shards.splice(this.shards.indexOf(shard), 1);
+    this.pipes.delete(shard);
+    for (const pairs of this.pipes.values()) pairs.delete(shard);
+  }
+
+  private addShard(media: MediaShard, recording: boolean): Shard {
+    const shard: Shard = { media, peers: new Set(), copies: new Map(), recording };
     const home = this.shards.length === 0;
     this.shards.push(shard);
     media.on('consumerClosed', (peerId, consumerId) => this.emit('consumerClosed', peerId, consumerId));
@@ -292,6 +324,8 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     media.on('pipedProducerClosed', (producerId) => this.dropProducer(producerId));
     media.on('lost', () => {
       if (this.closed || this.lostReported) return;
+      // A lost recording shard fails its recordings and taps; the room's peers are elsewhere and stay.
+      if (recording) return void (this.removeShard(media), this.recordingShard.lost());
       this.lostReported = true;
       for (const listener of this.lostListeners) listener(this.routerIds);
     });
@@ -318,7 +352,8 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
       if (!live()) return;
       await target.media.pipeIn(pipe.get(target)!, { ...piped, paused: producer.paused });
     } catch (error) {
-      if (!live()) return; // it closed while being piped: nothing to copy
+      // It closed while being piped: nothing to copy. A recording shard that cannot take it (being lost) costs no peer its producer.
+      if (!live() || target.recording) return;
       // Its source is gone although nobody said so (it closed with its transport): forget it rather than fail the shard.
       if (error instanceof AppError && error.code === 'not_found') return this.dropProducer(producerId);
       throw error;
@@ -349,18 +384,6 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
       closeQuietly(shard, producer.peerId, producerId);
     }
   }
-}
-
-async function connectPipe(a: Shard, b: Shard): Promise<Map<Shard, string>> {
-  const [endA, endB] = await Promise.all([a.media.createPipeTransport(), b.media.createPipeTransport()]);
-  await Promise.all([
-    a.media.connectPipeTransport(endA.transportId, endB.local),
-    b.media.connectPipeTransport(endB.transportId, endA.local),
-  ]);
-  return new Map([
-    [a, endA.transportId],
-    [b, endB.transportId],
-  ]);
 }
 
 /** Closes a producer's copy on a shard; one not there (yet, or any more) is nothing to close. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { RoomMedia, TrackOwner } from '../rooms/room-media.interface';
 
 /** RTP parameters of the Opus stream `startRtpSender` sends, for `produce`. */
 export const OPUS_RTP = {
@@ -98,4 +99,16 @@ export function startRtpSender(
         child.kill('SIGKILL');
       }),
   };
+}
+
+/** Has `peerId` send a real Opus microphone (ffmpeg's tone) into `media` over a plain transport; resolves once its producer exists. */
+export async function sendMicrophone(
+  media: Pick<RoomMedia, 'createPlainTransport' | 'produce'>,
+  peerId: string,
+  owner?: TrackOwner,
+): Promise<{ producerId: string; sender: RtpSender }> {
+  const transport = await media.createPlainTransport(peerId, 'send', '127.0.0.1');
+  const input = { transportId: transport.id, rtpParameters: OPUS_RTP, paused: false, owner };
+  const producerId = await media.produce(peerId, { ...input, kind: 'audio', source: 'microphone' });
+  return { producerId, sender: startRtpSender('audio', transport.local.port) };
 }
