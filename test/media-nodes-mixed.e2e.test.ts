@@ -14,7 +14,7 @@ import {
   waitForMediaFlowing,
   type RoomPage,
 } from './support/browser';
-import { mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
+import { killChildren, mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
 import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(120_000);
@@ -86,10 +86,7 @@ describe('a control plane with its own workers beside a media node: placement by
     await Promise.all(pages.map((p) => p.close()));
     await browser?.close();
     await svc?.stop();
-    for (const child of children.reverse()) {
-      if (child.running()) child.proc.kill('SIGKILL');
-      await child.exited;
-    }
+    await killChildren(children);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -70,3 +70,11 @@ export function mediaNodeEnv(redisUrl: string, secret: string, id: string, maxPe
 export function startMediaNode(env: Record<string, string>): Promise<Child> {
   return run(process.execPath, [SVC_CLI, 'media-node'], env, /listening on ws:/, `media node ${env.SVC_NODE_ID}`);
 }
+
+/** Kills what is still running of `children` (SIGKILL, the last started first) and waits for every one to exit. */
+export async function killChildren(children: readonly Child[]): Promise<void> {
+  for (const child of [...children].reverse()) {
+    if (child.running()) child.proc.kill('SIGKILL');
+    await child.exited;
+  }
+}
