@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { seedBreakoutMedia, seedMediaResults, seedRecordingFile } from '@svc/service/testing';
+import { seedBreakoutMedia, seedMediaResults, seedRecordingFile, seedRecordings } from '@svc/service/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitForScreen } from './support/browser';
 import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
@@ -327,6 +327,31 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
       await p.getByText(sentences[1]!).waitFor();
       await screenshot(p, `dashboard-meeting-breakout-media-${variant.name}`);
       await p.context().close();
+    }
+  });
+
+  it('lists every recording of a meeting with more than 100, loaded once, page by page, for the Recordings section and the breakout rooms', async () => {
+    const meeting = await api('POST', '/meetings', { title: 'Long workshop', settings: { transcription_auto: false } });
+    // The breakout room's recording is the oldest, so the newest-first list gives it on the second page.
+    seedBreakoutMedia(dataDir, meeting.id, { room: 'Design', person: 'Ann', content: 'breakout-webm-bytes', sentences: ['Hello.'] });
+    seedRecordings(dataDir, meeting.id, 120);
+    const requested: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes(`/meetings/${meeting.id}/recordings`)) requested.push(new URL(r.url()).search);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${svc.url}/meetings/${meeting.id}`);
+      const main = page.getByRole('region', { name: 'Recordings' });
+      await waitFor(async () => (await main.getByRole('listitem').count()) === 120, 15_000);
+      expect(await main.getByText(/made in breakout rooms/).innerText()).toBe(
+        'One more recording was made in breakout rooms: see Breakout rooms.',
+      );
+      const room = page.getByTestId('dashboard-breakout').filter({ hasText: 'Design' });
+      await room.getByRole('list', { name: 'Recordings of Design' }).getByRole('link', { name: 'Download' }).waitFor();
+      expect(requested).toEqual(['?limit=100', expect.stringMatching(/^\?limit=100&cursor=./)]);
+    } finally {
+      page.off('request', onRequest);
     }
   });
 });

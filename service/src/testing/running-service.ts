@@ -30,6 +30,16 @@ export function seedMediaResults(dataDir: string, meetingId: string): SeededMedi
   }
 }
 
+/** Gives a meeting of a running service `count` ready main-room video recordings (tiny files), through the services on its data directory; their ids, oldest first. */
+export function seedRecordings(dataDir: string, meetingId: string, count: number): string[] {
+  const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
+  try {
+    return Array.from({ length: count }, (_, i) => recordFile(core.services, dataDir, meetingId, `recording ${i}`).id);
+  } finally {
+    core.close();
+  }
+}
+
 /**
  * Gives a meeting of a running service one ready video recording whose file holds `content` and which lasts
  * `durationSeconds`, through the services on its data directory, so recording.ready fires (and, for a meeting with

@@ -63,6 +63,23 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/**
+ * Every item of a list endpoint (`path` without a query), following `next_cursor` page by page (100 a page, the
+ * most the API gives), newest first as the API lists them; stops after `maxPages` pages whatever the server says.
+ */
+export async function listAll<T>(path: string, maxPages = 100): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < maxPages; pages++) {
+    const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
+    const page: Page<T> = await api<Page<T>>('GET', `${path}?${query}`);
+    items.push(...page.data);
+    if (!page.has_more || !page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return items;
+}
+
 /** A teammate's role: owners and admins manage the service, members see and host their organization's meetings. */
 export type Role = 'owner' | 'admin' | 'member';
 

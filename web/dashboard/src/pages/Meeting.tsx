@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { api, type Session } from '../api';
-import type { Meeting } from '../api-types';
+import { api, listAll, type Session } from '../api';
+import type { Meeting, Recording } from '../api-types';
 import { Link } from '../router';
 import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
 import { Embedding } from './MeetingEmbedding';
@@ -31,6 +31,8 @@ function usePoll(tick: () => void, ms: number, active: boolean): void {
 export function MeetingPage({ id, session }: { id: string; session: Session }) {
   const meeting = useLoad(() => api<Meeting>('GET', `/v1/meetings/${encodeURIComponent(id)}`), [id]);
   const processing = useLoad(() => api<Processing>('GET', `/meetings/${encodeURIComponent(id)}/processing`), [id]);
+  // Every recording of the meeting, all pages, loaded once for the Recordings section and the breakout rooms.
+  const recordings = useLoad(() => listAll<Recording>(`/v1/meetings/${encodeURIComponent(id)}/recordings`), [id]);
   const [editing, setEditing] = useState(false);
   const m = meeting.data;
   // A meeting goes live when someone joins and ends when the room empties: keep the status shown current.
@@ -109,14 +111,14 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
         <Participants meetingId={m.id} />
       </div>
       {(m.status === 'scheduled' || m.status === 'live') && <Embedding meeting={m} baseUrl={session.base_url} />}
-      <Recordings meetingId={m.id} />
+      <Recordings list={recordings} />
       <div className="grid-2">
         <TranscriptView meetingId={m.id} state={processing.data?.transcript} onRetried={processing.reload} />
         <SummaryView meetingId={m.id} state={processing.data?.summary} onRetried={processing.reload} />
       </div>
       <ErrorNotice error={processing.error} />
       <MeetingPolls meetingId={m.id} live={m.status === 'live'} />
-      <MeetingBreakouts meetingId={m.id} live={m.status === 'live'} />
+      <MeetingBreakouts meetingId={m.id} live={m.status === 'live'} recordings={recordings} />
       {m.kind === 'webinar' && <Registrations meetingId={m.id} />}
     </>
   );

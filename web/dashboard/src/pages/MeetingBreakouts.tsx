@@ -1,8 +1,8 @@
 import './meeting-polls.css';
-import { useState } from 'react';
-import { api, type Page } from '../api';
+import { useEffect, useState } from 'react';
+import { api } from '../api';
 import type { BreakoutRoom, Recording, Transcript } from '../api-types';
-import { Badge, Button, ErrorNotice, Section, useLoad } from '../ui';
+import { Badge, Button, ErrorNotice, Section, useLoad, type Loaded } from '../ui';
 import { RecordingItem } from './MeetingLists';
 import { TranscriptText } from './MeetingProcessing';
 
@@ -10,23 +10,30 @@ const TONE = { draft: 'muted', open: 'ok', closing: 'warn', closed: 'muted' } as
 const TRANSCRIPT_LABEL = { processing: 'in progress', ready: 'ready', failed: 'failed' } as const;
 const TRANSCRIPT_TONE = { processing: 'info', ready: 'ok', failed: 'bad' } as const;
 
-/** The breakout rooms hosts opened in the meeting, with who was assigned to each and each room's recordings and transcript. */
-export function MeetingBreakouts({ meetingId, live }: { meetingId: string; live: boolean }) {
+/**
+ * The breakout rooms hosts opened in the meeting, with who was assigned to each and each room's recordings (of
+ * `recordings`, the meeting's, which the page loads once) and transcript.
+ */
+export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: string; live: boolean; recordings: Loaded<Recording[]> }) {
   const list = useLoad(
     () => api<{ data: BreakoutRoom[] }>('GET', `/v1/meetings/${encodeURIComponent(meetingId)}/breakout-rooms`),
     [meetingId],
   );
   const rooms = list.data?.data ?? [];
-  const recorded = rooms.some((room) => room.recording_ids.length > 0);
-  // The rooms' recordings come from the meeting's list (one request), loaded only when a room has any.
-  const recordings = useLoad(
-    async () =>
-      recorded ? (await api<Page<Recording>>('GET', `/v1/meetings/${encodeURIComponent(meetingId)}/recordings?limit=100`)).data : [],
-    [meetingId, recorded, list.data],
-  );
+  // A room's recording made since the page loaded the meeting's recordings: they load again (once per such change).
+  const loaded = recordings.data;
+  const unseen = loaded !== undefined && rooms.some((room) => room.recording_ids.some((id) => !loaded.some((r) => r.id === id)));
+  const reloadRecordings = recordings.reload;
+  useEffect(() => {
+    if (unseen) reloadRecordings();
+  }, [unseen, reloadRecordings]);
   if (!list.error && rooms.length === 0 && !live) return null;
+  const refresh = () => {
+    list.reload();
+    recordings.reload();
+  };
   return (
-    <Section title="Breakout rooms" id="breakouts" actions={<Button onClick={list.reload}>Refresh</Button>}>
+    <Section title="Breakout rooms" id="breakouts" actions={<Button onClick={refresh}>Refresh</Button>}>
       <ErrorNotice error={list.error ?? recordings.error} />
       {list.data && rooms.length === 0 && (
         <p className="empty">No breakout rooms yet. Hosts open them from the room’s Breakout rooms button.</p>

@@ -1,6 +1,6 @@
 import { api, type Page } from '../api';
 import type { Participant, Recording, Registration } from '../api-types';
-import { Badge, ErrorNotice, formatDuration, Section, Table, useLoad, when } from '../ui';
+import { Badge, ErrorNotice, formatDuration, Section, Table, useLoad, when, type Loaded } from '../ui';
 
 /** Who joined the meeting, with when they joined and left. */
 export function Participants({ meetingId }: { meetingId: string }) {
@@ -32,11 +32,10 @@ const KIND_LABELS: Record<Recording['kind'], string> = {
   audio: 'Audio recording',
 };
 
-/** The meeting's main-room recordings, each playable and downloadable once ready (breakout rooms list their own). */
-export function Recordings({ meetingId }: { meetingId: string }) {
-  const list = useLoad(() => api<Page<Recording>>('GET', `/v1/meetings/${meetingId}/recordings?limit=100`), [meetingId]);
-  const main = list.data?.data.filter((r) => r.breakout_room_id === null);
-  const inBreakouts = (list.data?.data.length ?? 0) - (main?.length ?? 0);
+/** The meeting's main-room recordings (of `list`, all of the meeting's), each playable and downloadable once ready (breakout rooms list their own). */
+export function Recordings({ list }: { list: Loaded<Recording[]> }) {
+  const main = list.data?.filter((r) => r.breakout_room_id === null);
+  const inBreakouts = (list.data?.length ?? 0) - (main?.length ?? 0);
   return (
     <Section title="Recordings" id="recordings">
       <ErrorNotice error={list.error} />
