@@ -65,6 +65,8 @@ export interface MediaShard extends RoomMedia {
   /** A pipe transport on this shard's router, listening on the shard's pipe address. */
   createPipeTransport(): Promise<PipeEnd>;
   connectPipeTransport(transportId: string, remote: PipeAddress): Promise<void>;
+  /** Closes a pipe transport and what flows through it (the shard at its other end closed); one not there is nothing to close. */
+  closePipeTransport(transportId: string): void;
   /** Consumes one of this shard's producers (own or piped in) on the pipe transport. */
   pipeOut(transportId: string, producerId: string): Promise<PipedProducer>;
   /** Creates the copy of another shard's producer on the pipe transport. */

@@ -107,6 +107,10 @@ export class MediasoupRoomMedia extends EventEmitter<ShardEvents> implements Med
     return this.pipes.connect(transportId, remote);
   }
 
+  closePipeTransport(transportId: string): void {
+    this.pipes.close(transportId);
+  }
+
   pipeOut(transportId: string, producerId: string): Promise<PipedProducer> {
     return this.pipes.pipeOut(transportId, producerId);
   }

@@ -7,6 +7,7 @@ import { createLogger } from '../shared/logger';
 import type { ShardPlacer } from './media-shard';
 import { localShardPlacer, MediasoupRoomMedia } from './mediasoup-room-media';
 import { NodeClient } from './nodes/node-client';
+import { MediaCounters } from './nodes/node-load';
 import { avoidedSlots } from './nodes/node-placement';
 import { startControlServer, type ControlServer } from './nodes/node-server';
 import { REMOTE_RECORDING_REFUSAL } from './nodes/remote-media-shard';
@@ -26,6 +27,8 @@ let ownPool: WorkerPool;
 let server: ControlServer;
 let client: NodeClient;
 let dir: string;
+/** Transports of both pools (this process's mediasoup), counted from before their workers start. */
+let counters: MediaCounters;
 const cleanups: (() => unknown)[] = [];
 
 const range = () => {
@@ -36,6 +39,7 @@ const range = () => {
 beforeAll(async () => {
   const unavailable = recordingUnavailableReason();
   if (unavailable) throw new Error(unavailable);
+  counters = new MediaCounters();
   [nodePool, ownPool] = await Promise.all([
     WorkerPool.start({ workers: 1, ...range(), listenIp: '127.0.0.1', logLevel: 'error' }),
     WorkerPool.start({ workers: 1, ...range(), listenIp: '127.0.0.1', logLevel: 'error' }),
@@ -73,8 +77,8 @@ const onTheNode: ShardPlacer = {
 const ownRouters = () => ownPool.health().reduce((sum, worker) => sum + worker.routers, 0);
 
 /** A room on the node whose guest sends a real Opus microphone (ffmpeg) from the node's side. */
-async function roomWithGuest(meetingId: string, withOwnWorkers: boolean) {
-  const media = await SpanningRoomMedia.create(onTheNode, meetingId, {}, withOwnWorkers ? localShardPlacer(ownPool) : undefined);
+async function roomWithGuest(meetingId: string, withOwnWorkers: boolean, kind: 'meeting' | 'webinar' = 'meeting') {
+  const media = await SpanningRoomMedia.create(onTheNode, meetingId, { kind }, withOwnWorkers ? localShardPlacer(ownPool) : undefined);
   cleanups.push(() => media.close());
   const owner = { participant_id: 'p-guest', name: 'Guest' };
   const { sender } = await sendMicrophone(media, 'guest', owner);
@@ -87,9 +91,11 @@ const trackBytes = (file: string) =>
 
 describe('recording and captions of a room on a media node', () => {
   it('records the node-side microphone on a recording shard of the own workers, places no peer there, and closes it after the recording', async () => {
-    const { media, owner } = await roomWithGuest('m-record', true);
+    // A webinar: its placement takes the shard with the fewest peers, which the recording shard would be if it took peers.
+    const { media, owner } = await roomWithGuest('m-record', true, 'webinar');
     expect(media.routerIds).toHaveLength(1);
     expect(ownRouters()).toBe(0);
+    const transportsBefore = counters.transports;
     const file = path.join(dir, 'room.mkv');
     const recording = media.record(file);
     await waitUntil(() => media.routerIds.length === 2 && ownRouters() === 1, 'the recording shard on the own worker', WAIT_MS);
@@ -108,6 +114,8 @@ describe('recording and captions of a room on a media node', () => {
     expect(probe.stdout.trim()).toBe('opus,audio');
     expect(media.routerIds).toHaveLength(1);
     await waitUntil(() => ownRouters() === 0, 'the recording shard closed', WAIT_MS);
+    // The node's end of the pipe closed too: what is left is the guest's and the viewer's transport.
+    await waitUntil(() => counters.transports === transportsBefore + 1, 'the node’s pipe transport closed', WAIT_MS);
   });
 
   it('taps the node-side microphone for captions there, and closes the shard when the tapping stops', async () => {

@@ -59,6 +59,11 @@ export class ShardPipes {
     await this.transportOf(transportId).connect({ ip: remote.ip, port: remote.port });
   }
 
+  /** Closes a pipe transport with its pipe consumers and copies; one not there (any more) is nothing to close. */
+  close(transportId: string): void {
+    this.transports.get(transportId)?.close();
+  }
+
   /** A pipe consumer of one of the router's producers; the producer's closing is reported to the host. */
   async pipeOut(transportId: string, producerId: string): Promise<PipedProducer> {
     const transport = this.transportOf(transportId);
@@ -110,3 +115,10 @@ export async function connectPipe<S extends { media: MediaShard }>(a: S, b: S): 
     [b, endB.transportId],
   ]);
 }
+
+/** Closes the ends of pipe pairs (connectPipe's) that are not `gone`'s: the shard at their other end closed. */
+export function closeFarEnds<S extends { media: MediaShard }>(pairs: Promise<Map<S, string>>[], gone: S): void {
+  for (const pair of pairs) pair.then((ends) => ends.forEach((id, end) => end !== gone && end.media.closePipeTransport(id)), noop);
+}
+
+function noop(): void {}

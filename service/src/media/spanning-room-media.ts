@@ -27,7 +27,7 @@ import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { MediaShard, ShardPlace, ShardPlacer } from './media-shard';
 import { RecordingShard } from './recording-shard';
-import { connectPipe } from './shard-pipes';
+import { closeFarEnds, connectPipe } from './shard-pipes';
 
 /**
  * A webinar opens a shard on a new place once its least-loaded shard has this many peers. Measured with
@@ -303,14 +303,16 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     return shard;
   }
 
-  /** Closes a shard and forgets it with its pipes (the other ends' pipe transports stay until their shard closes). */
+  /** Closes a shard and forgets it with its pipes, whose other ends close too (with the pipe consumers feeding them). */
   private removeShard(media: MediaShard): void {
     media.close();
     const shard = this.shards.find((s) => s.media === media);
     if (!shard) return;
     this.shards.splice(this.shards.indexOf(shard), 1);
+    const pairs = [...(this.pipes.get(shard)?.values() ?? []), ...[...this.pipes.values()].flatMap((of) => of.get(shard) ?? [])];
+    closeFarEnds(pairs, shard);
     this.pipes.delete(shard);
-    for (const pairs of this.pipes.values()) pairs.delete(shard);
+    for (const of of this.pipes.values()) of.delete(shard);
   }
 
   private addShard(media: MediaShard, recording: boolean): Shard {

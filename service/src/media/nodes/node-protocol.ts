@@ -38,6 +38,7 @@ export const SHARD_METHODS = [
   'close',
   'createPipeTransport',
   'connectPipeTransport',
+  'closePipeTransport',
   'pipeOut',
   'pipeIn',
 ] as const;

@@ -2,7 +2,7 @@
  * A room's shard on a media node, seen from the control plane: every MediaShard operation is a request over the
  * node's control channel (node-link.ts); the node's events for the shard are emitted here. Recording and live
  * captions run ffmpeg beside the router, which is on the node: a remote shard refuses them (conflict), and the
- * room-wide media records on a shard of the service's own workers when it has one.
+ * room-wide media records on a shard of the service's own workers when it has one (media/recording-shard.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { AudioTapping, MediaRecording, PlainTransportInfo, ProduceInput } from '../../rooms/room-media.interface';
@@ -132,6 +132,10 @@ export class RemoteMediaShard extends EventEmitter<ShardEvents> implements Media
 
   connectPipeTransport(transportId: string, remote: PipeAddress): Promise<void> {
     return this.call('connectPipeTransport', transportId, remote);
+  }
+
+  closePipeTransport(transportId: string): void {
+    this.notify('closePipeTransport', transportId);
   }
 
   pipeOut(transportId: string, producerId: string): Promise<PipedProducer> {

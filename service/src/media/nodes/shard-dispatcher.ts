@@ -37,6 +37,7 @@ const SIGNATURES: Record<ShardMethod | 'createShard', string> = {
   close: '',
   createPipeTransport: '',
   connectPipeTransport: 'so',
+  closePipeTransport: 's',
   pipeOut: 'ss',
   pipeIn: 'so',
 };
@@ -153,7 +154,7 @@ export class ShardDispatcher {
   private async run(shardId: string, method: ShardMethod, args: unknown[]): Promise<unknown> {
     const shard = this.shards.get(shardId);
     if (!shard) {
-      if (method === 'close' || method === 'closePeer' || method === 'closeProducer') return undefined;
+      if (method === 'close' || method === 'closePeer' || method === 'closeProducer' || method === 'closePipeTransport') return undefined;
       throw AppError.conflict('This shard is gone from the media node (its worker died); wait for mediaReset');
     }
     if (method === 'close') this.shards.delete(shardId);
