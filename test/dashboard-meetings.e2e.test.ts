@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { seedBreakoutMedia, seedMediaResults, seedRecordingFile, seedRecordings } from '@svc/service/testing';
 import type { BrowserContext, Page } from 'playwright-core';
-import { waitForScreen } from './support/browser';
+import { saveScreenshot, waitForScreen } from './support/browser';
 import { freePort, screenshot, startSignedIn, type SignedInDashboard } from './support/dashboard-browser';
 import { call, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
@@ -352,6 +352,38 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
       expect(requested).toEqual(['?limit=100', expect.stringMatching(/^\?limit=100&cursor=./)]);
     } finally {
       page.off('request', onRequest);
+    }
+  });
+
+  it("follows a breakout room's transcript while it is made, as the meeting's own: in progress, then failed, without a Refresh", async () => {
+    const meeting = await api('POST', '/meetings', { title: 'Workshop', settings: { transcription_auto: false } });
+    // The room's transcription runs 15 s from now and fails (the file is no media).
+    seedBreakoutMedia(dataDir, meeting.id, {
+      room: 'Design',
+      person: 'Ann',
+      content: 'no media',
+      sentences: ['Hello.'],
+      transcribeInMs: 15_000,
+    });
+    const pages = [];
+    for (const variant of [VARIANTS[0], VARIANTS[3]]) {
+      const p = await signedInPage(variant);
+      await p.goto(`${svc.url}/meetings/${meeting.id}`);
+      const room = p.getByTestId('dashboard-breakout').filter({ hasText: 'Design' });
+      await room.getByText('in progress', { exact: true }).waitFor();
+      pages.push({ p, room, name: variant.name });
+    }
+    for (const { p, room, name } of pages) {
+      await room.scrollIntoViewIfNeeded();
+      await saveScreenshot(p, `dashboard-meeting-breakout-transcript-in-progress-${name}`);
+    }
+    // The job runs and fails: both pages show it on their own.
+    for (const { p, room, name } of pages) {
+      await room.getByText('failed', { exact: true }).waitFor({ timeout: 45_000 });
+      await room.getByText(/Transcribing this room’s recording failed/).waitFor();
+      await room.scrollIntoViewIfNeeded();
+      await saveScreenshot(p, `dashboard-meeting-breakout-transcript-failed-${name}`);
+      await p.context().close();
     }
   });
 });

@@ -122,12 +122,14 @@ export interface SeededBreakout {
 /**
  * Gives a meeting of a running service a closed breakout room `room` with `person` assigned (joined and left), a ready video recording
  * made in it (its file holds `content`) and the room's own transcript, through the services on its data directory
- * (as the room recorder and the transcribe job store them), so recording.ready and transcript.ready fire.
+ * (as the room recorder and the transcribe job store them), so recording.ready and transcript.ready fire. With
+ * `transcribeInMs`, no transcript is stored: the recording's transcribe job is queued to run that much later
+ * (the running service's worker runs it then: content that is no media fails it).
  */
 export function seedBreakoutMedia(
   dataDir: string,
   meetingId: string,
-  opts: { room: string; person: string; content: string; sentences: string[] },
+  opts: { room: string; person: string; content: string; sentences: string[]; transcribeInMs?: number },
 ): SeededBreakout {
   const core = bootstrap(loadConfig({ SVC_DATA_DIR: dataDir }), { logger: createLogger('silent') });
   try {
@@ -158,6 +160,10 @@ export function seedBreakoutMedia(
       participant_id: participantId,
       text,
     }));
+    if (opts.transcribeInMs !== undefined) {
+      core.services.jobs.enqueue('transcribe', { recording_id: started.id }, core.services.clock.now() + opts.transcribeInMs);
+      return { roomId, recordingId: started.id, transcriptText: '' };
+    }
     const transcript = transcripts.complete(meetingId, { language: 'en', segments }, roomId);
     return { roomId, recordingId: started.id, transcriptText: transcript.text };
   } finally {

@@ -40,6 +40,22 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload } as Loaded<T>;
 }
 
+/** Calls `tick` every `ms` while `active` and the page is visible, and once when the page becomes visible again; stops when `active` turns false or the component goes (the page is left). */
+export function usePoll(tick: () => void, ms: number, active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => document.visibilityState === 'visible' && tick(), ms);
+    const onVisible = () => document.visibilityState === 'visible' && tick();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('pageshow', onVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('pageshow', onVisible);
+    };
+  }, [tick, ms, active]);
+}
+
 /** Runs an action, keeping its pending state and error for the form that started it. */
 export function useAction(): { pending: boolean; error: string | undefined; run: (action: () => Promise<void>) => Promise<void> } {
   const [pending, setPending] = useState(false);

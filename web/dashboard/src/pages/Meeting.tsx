@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, listAll, type Session } from '../api';
 import type { Meeting, Recording } from '../api-types';
 import { Link } from '../router';
-import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
+import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, usePoll, when } from '../ui';
 import { Embedding } from './MeetingEmbedding';
 import { Participants, Recordings, Registrations } from './MeetingLists';
 import { MeetingPolls } from './MeetingPolls';
@@ -10,22 +10,6 @@ import { MeetingBreakouts } from './MeetingBreakouts';
 import { SummaryView, TranscriptView, type Processing } from './MeetingProcessing';
 import { STATUS_TONE } from './meeting-types';
 import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
-
-/** Calls `tick` every `ms` while `active` and the page is visible, and once when the page becomes visible again. */
-function usePoll(tick: () => void, ms: number, active: boolean): void {
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => document.visibilityState === 'visible' && tick(), ms);
-    const onVisible = () => document.visibilityState === 'visible' && tick();
-    document.addEventListener('visibilitychange', onVisible);
-    window.addEventListener('pageshow', onVisible);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-      window.removeEventListener('pageshow', onVisible);
-    };
-  }, [tick, ms, active]);
-}
 
 /** A meeting's page: its facts and actions, participants, recordings, transcript, summary and registrations. */
 export function MeetingPage({ id, session }: { id: string; session: Session }) {

@@ -2,7 +2,7 @@ import './meeting-polls.css';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import type { BreakoutRoom, Recording, Transcript } from '../api-types';
-import { Badge, Button, ErrorNotice, Section, useLoad, type Loaded } from '../ui';
+import { Badge, Button, ErrorNotice, Section, useLoad, usePoll, type Loaded } from '../ui';
 import { RecordingItem } from './MeetingLists';
 import { TranscriptText } from './MeetingProcessing';
 
@@ -12,7 +12,7 @@ const TRANSCRIPT_TONE = { processing: 'info', ready: 'ok', failed: 'bad' } as co
 
 /**
  * The breakout rooms hosts opened in the meeting, with who was assigned to each and each room's recordings (of
- * `recordings`, the meeting's, which the page loads once) and transcript.
+ * `recordings`, the meeting's, which the page loads once) and transcript, followed every 3 s while one is in progress.
  */
 export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: string; live: boolean; recordings: Loaded<Recording[]> }) {
   const list = useLoad(
@@ -20,6 +20,12 @@ export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: s
     [meetingId],
   );
   const rooms = list.data?.data ?? [];
+  // As the meeting's own transcript: polled while being made, until it is ready or failed (or the page is left).
+  usePoll(
+    list.reload,
+    3_000,
+    rooms.some((room) => room.transcript?.status === 'processing'),
+  );
   // A room's recording made since the page loaded the meeting's recordings: they load again (once per such change).
   const loaded = recordings.data;
   const unseen = loaded !== undefined && rooms.some((room) => room.recording_ids.some((id) => !loaded.some((r) => r.id === id)));
