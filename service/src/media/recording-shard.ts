@@ -7,11 +7,16 @@
  */
 import fs from 'node:fs';
 import type { AudioTapping, MediaRecording, MicrophoneTap, RecordedMedia } from '../rooms/room-media.interface';
+import { AppError } from '../shared/errors';
 import type { MediaShard } from './media-shard';
+import { recordingUnavailableReason } from './recorder';
 
 /** What the room does for its recording shard. */
 export interface RecordingShardHost {
-  /** The shard to record on instead, if any: the room's first shard with peers on this process's workers; its home shard when the service has no workers (a node's shard refuses). */
+  /**
+   * The shard to record on instead, if any: the room's first shard with peers on this process's workers, or its
+   * home shard when the service has no workers (a shard on a node refuses, conflict).
+   */
   direct(): MediaShard | undefined;
   /** Opens a shard on this process's workers with every producer of the room piped in. */
   open(): Promise<MediaShard>;
@@ -38,6 +43,9 @@ export class RecordingShard {
   record(filePath: string): MediaRecording {
     const direct = this.host.direct();
     if (direct) return direct.record(filePath);
+    // Refused at once, as a shard's own recorder does, rather than failing once the shard is open.
+    const unavailable = recordingUnavailableReason();
+    if (unavailable) throw AppError.conflict(unavailable);
     let failure: Error | undefined;
     const failureListeners: ((error: Error) => void)[] = [];
     const fail = (error: Error) => {
