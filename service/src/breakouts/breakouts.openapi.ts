@@ -58,7 +58,8 @@ export const breakoutsOpenApi: OpenApiFragment = {
               type: 'string',
               enum: ['processing', 'ready', 'failed'],
               description:
-                'processing: its transcribe job is queued or running; failed: the job failed (see the dashboard or `svc jobs list`).',
+                "As the meeting's transcript status in the dashboard: processing: its newest transcribe job is queued or running (a re-run too); " +
+                'failed: that job failed after the stored transcript, if any (see the dashboard or `svc jobs list`); ready: stored.',
             },
             url: {
               type: 'string',
