@@ -26,7 +26,7 @@ const RECORDED_MKV = path.join(ARTIFACTS_DIR, 'media-nodes-recording.mkv');
 /** What /healthz says about this process's workers and the media nodes. */
 interface Health {
   workers: { slot: number; routers: number }[];
-  nodes: { id: string; shards: number; load: { peers: number } }[];
+  nodes: { id: string; shards: number; load: { peers: number; transports: number } }[];
 }
 
 describe('recording a room on a media node: the control plane records it on its own worker', () => {
@@ -40,6 +40,7 @@ describe('recording a room on a media node: the control plane records it on its 
 
   const health = async (): Promise<Health> => (await call(svc.url, 'GET', '/healthz')).body as Health;
   const ownRouters = async () => (await health()).workers.reduce((sum, w) => sum + w.routers, 0);
+  const nodeTransports = async () => (await health()).nodes.find((n) => n.id === 'a-node')?.load.transports;
 
   beforeAll(async () => {
     const redis = await startRedis();
@@ -86,11 +87,13 @@ describe('recording a room on a media node: the control plane records it on its 
       15_000,
     );
 
+    // The node's transports before the recording (its heartbeat says): the page's send and receive transports.
+    await waitFor(async () => (await nodeTransports()) === 2, 10_000);
     const record = page.getByTestId('toggle-recording');
     await record.click();
     await page.locator('.rec-badge').waitFor({ state: 'visible', timeout: 10_000 });
     // The recording shard: a router on the control plane's own worker, with the page's producers piped in from the node.
-    await waitFor(async () => (await ownRouters()) === 1, 10_000);
+    await waitFor(async () => (await ownRouters()) === 1 && (await nodeTransports()) === 3, 10_000);
     await saveScreenshot(page, 'media-nodes-recording');
     const started = Date.now();
     await pollUntil(
@@ -101,8 +104,8 @@ describe('recording a room on a media node: the control plane records it on its 
     );
     await record.click();
     await page.locator('.rec-badge').waitFor({ state: 'hidden', timeout: 15_000 });
-    // The recording shard closes with its recording; the room stays on the node.
-    await waitFor(async () => (await ownRouters()) === 0, 10_000);
+    // The recording shard closes with its recording, and the node closes its end of the pipe; the room stays on the node.
+    await waitFor(async () => (await ownRouters()) === 0 && (await nodeTransports()) === 2, 10_000);
     expect((await health()).nodes.find((n) => n.id === 'a-node')).toMatchObject({ shards: 1, load: { peers: 1 } });
 
     const tracks = await pollUntil(
