@@ -1,7 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { MEETING_SCRIPT, speechRecording } from '@svc/service/testing';
 import type { Browser } from 'playwright-core';
 import {
   ARTIFACTS_DIR,
@@ -29,10 +31,11 @@ interface Health {
   nodes: { id: string; shards: number; load: { peers: number; transports: number } }[];
 }
 
-describe('recording a room on a media node: the control plane records it on its own worker', () => {
+describe('recording and live captions of a room on a media node: the control plane runs them on its own worker', () => {
   const secret = randomBytes(32).toString('hex');
   const children: Child[] = [];
   let dataDir: string;
+  let workDir: string;
   let key: string;
   let svc: ServiceProcess;
   let browser: Browser;
@@ -47,10 +50,15 @@ describe('recording a room on a media node: the control plane records it on its 
     children.push(redis.child);
     dataDir = tempDataDir();
     key = unlimitedKey(dataDir);
+    // The page's fake microphone says one sentence of the script (flite), over and over, at 48 kHz as Chromium plays it best.
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nodes-recording-'));
+    const speech = path.join(workDir, 'speech.wav');
+    speechRecording([MEETING_SCRIPT[3]!], path.join(workDir, 'speech.webm'));
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', path.join(workDir, 'speech.webm'), '-ar', '48000', '-ac', '1', speech]);
     // 'a-node' sorts before 'local': when the node and the control plane's idle worker weigh the same, a room goes to the node.
     const [node] = await Promise.all([
       startMediaNode(mediaNodeEnv(redis.url, secret, 'a-node', 10)),
-      launchBrowser().then((b) => (browser = b)),
+      launchBrowser({ extraArgs: [`--use-file-for-fake-audio-capture=${speech}`] }).then((b) => (browser = b)),
     ]);
     children.push(node);
     svc = await startService(dataDir, roomServiceEnv({ SVC_REDIS_URL: redis.url, SVC_NODE_SECRET: secret }));
@@ -66,6 +74,7 @@ describe('recording a room on a media node: the control plane records it on its 
       await child.exited;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('the host records from the toolbar; the recording has the page’s audio and video, sent to the node', async () => {
@@ -132,10 +141,28 @@ describe('recording a room on a media node: the control plane records it on its 
       encoding: 'utf8',
     });
     expect(streams.split('\n').filter(Boolean).sort()).toEqual(['audio', 'video']);
-    // Chromium's fake microphone beeps: the audio track is no silence.
+    // The audio track is the spoken sentence, not silence.
     const detect = spawnSync('ffmpeg', ['-i', RECORDED_MKV, '-map', '0:a:0', '-af', 'volumedetect', '-f', 'null', '-'], {
       encoding: 'utf8',
     });
     expect(Number(/max_volume: (-?[\d.]+) dB/.exec(detect.stderr)?.[1])).toBeGreaterThan(-30);
+  });
+  it('the host turns captions on: the node-side microphone is captioned through a recording shard, closed when captions go off', async () => {
+    const page = host!.page;
+    const cc = page.getByTestId('toggle-captions');
+    await cc.click();
+    await pollUntil('the CC button to be pressed', async () => (await cc.getAttribute('aria-pressed')) === 'true', 10_000);
+    await waitFor(async () => (await ownRouters()) === 1, 10_000);
+    let seen: string[] = [];
+    await pollUntil(
+      () => `the spoken sentence captioned (saw ${JSON.stringify(seen)})`,
+      async () => (seen = await page.getByTestId('caption-line').allTextContents()).some((line) => /billing service|friday/i.test(line)),
+      60_000,
+      200,
+    );
+    await saveScreenshot(page, 'media-nodes-captions');
+    await cc.click();
+    await pollUntil('the CC button to be released', async () => (await cc.getAttribute('aria-pressed')) === 'false', 10_000);
+    await waitFor(async () => (await ownRouters()) === 0 && (await nodeTransports()) === 2, 10_000);
   });
 });
