@@ -55,7 +55,7 @@ describe('recording and live captions of a room on a media node: the control pla
     const speech = path.join(workDir, 'speech.wav');
     speechRecording([MEETING_SCRIPT[3]!], path.join(workDir, 'speech.webm'));
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', path.join(workDir, 'speech.webm'), '-ar', '48000', '-ac', '1', speech]);
-    // 'a-node' sorts before 'local': when the node and the control plane's idle worker weigh the same, a room goes to the node.
+    // A room goes to the node; the control plane's own worker only records (and would take peers were the node full).
     const [node] = await Promise.all([
       startMediaNode(mediaNodeEnv(redis.url, secret, 'a-node', 10)),
       launchBrowser({ extraArgs: [`--use-file-for-fake-audio-capture=${speech}`] }).then((b) => (browser = b)),

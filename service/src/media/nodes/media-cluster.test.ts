@@ -114,25 +114,25 @@ function clusterLogging(lines: string[], pool: WorkerPool, now?: () => number): 
 }
 
 describe('placement over the nodes and this process’s workers', () => {
-  it('falls back to the local workers when the least-loaded node cannot be reached, and lists every place', async () => {
+  it('places a room on a node before the local workers, falls back to them when the node cannot be reached, and lists every place', async () => {
     const minPort = 20_000 + Math.floor(Math.random() * 9_000);
     const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
     const unreachable = await freePort();
-    // An idle node (CPU 0, named before "local") that placement tries first; nothing listens on its control port.
-    const ghost = await heartbeating('a-ghost', unreachable);
+    // A node, which placement tries before this process's workers (even named after "local"); nothing listens on its port.
+    const ghost = await heartbeating('z-ghost', unreachable);
     const lines: string[] = [];
     const cluster = await clusterLogging(lines, pool);
     try {
       expect(cluster.health().map((n) => [n.id, n.connected])).toEqual([
         ['local', true],
-        ['a-ghost', false],
+        ['z-ghost', false],
       ]);
       expect(cluster.placeCount()).toBe(2);
       const shard = await cluster.createShard('meeting-1', []);
       expect(shard.place.nodeId).toBe('local');
       // The ghost was tried first and refused, not skipped: the fallback is what placed the room here.
       expect(lines.map((line) => JSON.parse(line) as { msg: string; node_id?: string })).toContainEqual(
-        expect.objectContaining({ msg: 'media node: a room could not be placed there; trying another', node_id: 'a-ghost' }),
+        expect.objectContaining({ msg: 'media node: a room could not be placed there; trying another', node_id: 'z-ghost' }),
       );
       expect(cluster.hasRoomFor(shard)).toBe(true);
       shard.close();
@@ -157,15 +157,15 @@ describe('placement over the nodes and this process’s workers', () => {
       logLevel: 'error',
     });
     const port = await freePort();
-    // Heartbeats in Redis (idle, named before "local", so placement prefers it), but nothing listens on its port yet.
-    const node = await heartbeating('a-late', port);
+    // Heartbeats in Redis (a node, so placement prefers it to "local"), but nothing listens on its port yet.
+    const node = await heartbeating('z-late', port);
     let now = 0;
     const lines: string[] = [];
     const cluster = await clusterLogging(lines, pool, () => now);
     const refusals = () =>
       lines
         .map((line) => JSON.parse(line) as { msg: string; node_id?: string })
-        .filter((l) => l.node_id === 'a-late' && l.msg === 'media node: a room could not be placed there; trying another').length;
+        .filter((l) => l.node_id === 'z-late' && l.msg === 'media node: a room could not be placed there; trying another').length;
     let server: Awaited<ReturnType<typeof startControlServer>> | undefined;
     const shards = [];
     try {
@@ -177,7 +177,7 @@ describe('placement over the nodes and this process’s workers', () => {
       }
       expect(refusals()).toBe(1);
       expect(lines.some((line) => line.includes('unreachable; out of placement until its next dial'))).toBe(true);
-      expect(cluster.health().find((n) => n.id === 'a-late')?.connected).toBe(false);
+      expect(cluster.health().find((n) => n.id === 'z-late')?.connected).toBe(false);
 
       // The node answers now: it is not dialled before its backoff is over, then it takes the next room.
       server = await startControlServer({
@@ -193,9 +193,9 @@ describe('placement over the nodes and this process’s workers', () => {
       await cluster.runOnce(); // a new heartbeat read: the shards placed on "local" no longer count as recent there
       const back = await cluster.createShard('meeting-back', []);
       shards.push(back);
-      expect(back.place.nodeId).toBe('a-late');
+      expect(back.place.nodeId).toBe('z-late');
       expect(refusals()).toBe(1);
-      expect(cluster.health().find((n) => n.id === 'a-late')).toMatchObject({ connected: true, shards: 1 });
+      expect(cluster.health().find((n) => n.id === 'z-late')).toMatchObject({ connected: true, shards: 1 });
     } finally {
       for (const shard of shards) shard.close();
       await node.stop();

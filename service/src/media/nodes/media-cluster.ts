@@ -6,12 +6,10 @@
  * cannot be dialled stays out of placement for a while (dial-backoff.ts) instead of being dialled for every room.
  */
 import type { NodesConfig } from '../../config';
-import type { RoomMediaProvider } from '../../rooms/room-media.interface';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { MediaShard, ShardPlace, ShardPlacer } from '../media-shard';
 import { localShardPlacer } from '../mediasoup-room-media';
-import { SpanningRoomMedia } from '../spanning-room-media';
 import type { WorkerPool } from '../worker-pool';
 import { DialBackoff } from './dial-backoff';
 import { NodeClient } from './node-client';
@@ -85,11 +83,6 @@ export class MediaCluster implements ShardPlacer {
     return cluster;
   }
 
-  /** Rooms' media over this cluster: each room a SpanningRoomMedia whose shards it places. */
-  provider(): RoomMediaProvider {
-    return SpanningRoomMedia.provider(this);
-  }
-
   /** Reads the registry and drops the nodes that left it; keeps the last view while Redis is unreachable. */
   runOnce(): Promise<void> {
     this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
@@ -101,10 +94,14 @@ export class MediaCluster implements ShardPlacer {
     const tried = new Set<string>();
     const { backoff } = this.deps;
     for (;;) {
-      const chosen = chooseNode(
-        this.candidates().filter((c) => !tried.has(c.record.id) && !backoff.waiting(c.record.id)),
-        avoid,
-      );
+      const open = this.candidates().filter((c) => !tried.has(c.record.id) && !backoff.waiting(c.record.id));
+      // This process's workers take a room only when no node has room: the control plane keeps its cores for
+      // signalling, SQLite and recordings, and the operator added nodes to carry the media.
+      const chosen =
+        chooseNode(
+          open.filter((c) => c.record.id !== LOCAL_NODE_ID),
+          avoid,
+        ) ?? open.find((c) => c.record.id === LOCAL_NODE_ID);
       if (!chosen) break;
       const { id } = chosen.record;
       tried.add(id);
@@ -165,7 +162,7 @@ export class MediaCluster implements ShardPlacer {
     return local ? [{ record: local, peers: 0, recent: this.recent.get(LOCAL_NODE_ID) ?? 0 }, ...nodes] : nodes;
   }
 
-  /** This process's workers as a place: weighed by their CPU only (their consumers are not counted here). */
+  /** This process's workers as a place (taken when no node has room; see createShard). */
   private localRecord(): NodeRecord | undefined {
     const { local } = this.deps;
     if (!local) return undefined;
