@@ -33,14 +33,16 @@ const RATE = Number(process.env.BENCH_WEBINAR_RATE ?? 1000);
 /** Viewers added per step: at least STEP, and GROWTH of the viewers so far (steps of 25 to 250 viewers, then 10 %). */
 const STEP = Number(process.env.BENCH_WEBINAR_STEP ?? smokeOr(25, 2));
 const GROWTH = 0.1;
-/** Rounds of (1 worker, every worker), so that a machine getting busier or quieter weighs on both. */
-const ROUNDS = Number(process.env.BENCH_WEBINAR_ROUNDS ?? smokeOr(2, 1));
+/** Rounds of both setups, in turn first (so that a machine getting busier or quieter weighs on both); the verdicts take their median. */
+const ROUNDS = Number(process.env.BENCH_WEBINAR_ROUNDS ?? smokeOr(3, 1));
 const MAX_VIEWERS = Number(process.env.BENCH_WEBINAR_MAX ?? smokeOr(1500, 4));
 const SECONDS = Number(process.env.BENCH_WEBINAR_SECONDS ?? smokeOr(3, 1));
 const WARMUP_SECONDS = 1;
 const LOSS_LIMIT = Number(process.env.BENCH_WEBINAR_LOSS ?? 0.01);
 /** Every worker of the machine (the "all workers" setup). */
 const ALL_WORKERS = Number(process.env.BENCH_WEBINAR_WORKERS ?? os.availableParallelism());
+/** Halvings of the gap between the last viewer count within the loss limit and the first over it. */
+const REFINEMENTS = Number(process.env.BENCH_WEBINAR_REFINEMENTS ?? smokeOr(3, 1));
 /** Viewers added at once (placement is one at a time inside the room anyway). */
 const BATCH = 25;
 const TARGET_VIEWERS_RATIO = 1.8;
@@ -118,32 +120,53 @@ async function measureSetup(round: number, workers: number): Promise<Run> {
     };
   };
 
+  const setViewers = async (count: number): Promise<void> => {
+    for (let i = count; i < viewers; i++) media.closePeer(`viewer-${i}`);
+    while (viewers < count) {
+      const batch = Array.from({ length: Math.min(BATCH, count - viewers) }, (_v, k) => viewers + k);
+      await Promise.all(batch.map(addViewer));
+      viewers += batch.length;
+    }
+    viewers = count;
+  };
   const steps: Step[] = [];
+  const measure = async (count: number): Promise<Step> => {
+    await setViewers(count);
+    await sleep(WARMUP_SECONDS * 1000);
+    let step = await window();
+    // A window over the limit is measured once more (other processes may share the machine): the better one counts.
+    if (step.loss > LOSS_LIMIT) {
+      const again = await window();
+      if (again.loss <= step.loss) step = again;
+    }
+    steps.push(step);
+    progress(
+      `${workers} worker(s), ${count} viewers: loss ${(step.loss * 100).toFixed(2)} %, workers ${step.workerShares.map(percent).join(' + ')}, ` +
+        `${step.cpuMsPer1000.toFixed(2)} ms / 1000 pkt`,
+    );
+    return step;
+  };
+
   let end = `reached BENCH_WEBINAR_MAX (${MAX_VIEWERS} viewers)`;
   try {
+    let within = 0;
     while (viewers < MAX_VIEWERS) {
-      const target = Math.min(MAX_VIEWERS, viewers + Math.max(STEP, Math.round(viewers * GROWTH)));
-      while (viewers < target) {
-        const batch = Array.from({ length: Math.min(BATCH, target - viewers) }, (_v, k) => viewers + k);
-        await Promise.all(batch.map(addViewer));
-        viewers += batch.length;
+      const count = Math.min(MAX_VIEWERS, viewers + Math.max(STEP, Math.round(viewers * GROWTH)));
+      const step = await measure(count);
+      if (step.loss <= LOSS_LIMIT) {
+        within = count;
+        continue;
       }
-      await sleep(WARMUP_SECONDS * 1000);
-      let step = await window();
-      // A window over the limit is measured once more (other processes may share the machine): the better one counts.
-      if (step.loss > LOSS_LIMIT) {
-        const again = await window();
-        if (again.loss <= step.loss) step = again;
+      end = `loss ${(step.loss * 100).toFixed(1)} % at ${count} viewers`;
+      // Halve the gap between the last count within the limit and the first over it, so that a step's size hides
+      // little of the capacity.
+      let over = count;
+      for (let i = 0; i < REFINEMENTS && over - within > 2; i++) {
+        const middle = Math.round((within + over) / 2);
+        if ((await measure(middle)).loss <= LOSS_LIMIT) within = middle;
+        else over = middle;
       }
-      steps.push(step);
-      progress(
-        `${workers} worker(s), ${viewers} viewers: loss ${(step.loss * 100).toFixed(2)} %, workers ${step.workerShares.map(percent).join(' + ')}, ` +
-          `${step.cpuMsPer1000.toFixed(2)} ms / 1000 pkt`,
-      );
-      if (step.loss > LOSS_LIMIT) {
-        end = `loss ${(step.loss * 100).toFixed(1)} % at ${viewers} viewers`;
-        break;
-      }
+      break;
     }
   } finally {
     stream.stop();
@@ -153,40 +176,60 @@ async function measureSetup(round: number, workers: number): Promise<Run> {
   return { round, workers, steps, end };
 }
 
-/** The largest viewer count whose window stayed within the loss limit with no saturated worker. */
+/** The largest viewer count whose window stayed within the loss limit. */
 function carried(run: Run): Step | undefined {
-  return run.steps.filter((s) => s.loss <= LOSS_LIMIT).at(-1);
+  return run.steps
+    .filter((s) => s.loss <= LOSS_LIMIT)
+    .sort((a, b) => a.viewers - b.viewers)
+    .at(-1);
 }
 
 /** One round's verdicts: viewers carried on every worker against one, and CPU per packet at the largest count both carried. */
-function comparison(round: number, [one, all]: Run[]): string[] {
+/** One round's verdict lines, and its two ratios when it has them. */
+interface Comparison {
+  lines: string[];
+  viewersRatio?: number;
+  costRatio?: number;
+}
+
+/** One round's verdicts: viewers carried on every worker against one, and CPU per packet at the largest count both carried. */
+function comparison(round: number, runs: Run[]): Comparison {
+  const one = runs.find((run) => run.workers === 1);
+  const all = runs.find((run) => run.workers === ALL_WORKERS);
   const oneCarried = one && carried(one);
   const allCarried = all && carried(all);
-  if (!one || !all || !oneCarried || !allCarried) return [`- round ${round}: no comparison (a setup carried no step)`];
-  if (one.end.startsWith('reached')) return [`- round ${round}: no comparison (1 worker carried the maximum: raise BENCH_WEBINAR_MAX)`];
+  if (!one || !all || !oneCarried || !allCarried) return { lines: [`- round ${round}: no comparison (a setup carried no step)`] };
+  if (one.end.startsWith('reached'))
+    return { lines: [`- round ${round}: no comparison (1 worker carried the maximum: raise BENCH_WEBINAR_MAX)`] };
   const ratio = allCarried.viewers / oneCarried.viewers;
   const capped = all.end.startsWith('reached') ? ' (the all-workers run hit the maximum: at least this)' : '';
   const lines = [
     `- round ${round}: viewers on ${all.workers} workers / 1 worker within the loss limit: ${allCarried.viewers} / ${oneCarried.viewers} = ` +
-      `${ratio.toFixed(2)}x${capped}; target >= ${TARGET_VIEWERS_RATIO}x: ${verdict(ratio >= TARGET_VIEWERS_RATIO)}`,
+      `${ratio.toFixed(3)}x${capped}; target >= ${TARGET_VIEWERS_RATIO}x: ${verdict(ratio >= TARGET_VIEWERS_RATIO)}`,
   ];
-  const common = Math.min(oneCarried.viewers, allCarried.viewers);
-  const a = one.steps.find((s) => s.viewers === common);
-  const b = all.steps.find((s) => s.viewers === common);
-  if (a && b) {
-    const cost = b.cpuMsPer1000 / a.cpuMsPer1000;
-    lines.push(
-      `- round ${round}: worker CPU per 1,000 forwarded packets at ${common} viewers: ${b.cpuMsPer1000.toFixed(2)} ms on ${all.workers} workers / ` +
-        `${a.cpuMsPer1000.toFixed(2)} ms on 1 = ${cost.toFixed(2)}x; target <= ${TARGET_COST_RATIO}x: ${verdict(cost <= TARGET_COST_RATIO)}`,
-    );
-    // What the workers would carry with a core each, from their CPU per packet (derived, not measured).
-    const perCore = (ms: number) => Math.floor(1000 / ((ms * RATE) / 1000));
-    lines.push(
-      `- round ${round}: derived from the CPU per packet, with a core per worker: ${perCore(a.cpuMsPer1000)} viewers on 1 worker, ` +
-        `${all.workers * perCore(b.cpuMsPer1000)} on ${all.workers} (${((all.workers * a.cpuMsPer1000) / b.cpuMsPer1000).toFixed(2)}x)`,
-    );
-  }
-  return lines;
+  // The largest viewer count both setups measured within the limit.
+  const within = (run: Run, viewers: number) => run.steps.find((s) => s.viewers === viewers && s.loss <= LOSS_LIMIT);
+  const a = carried({ ...one, steps: one.steps.filter((s) => within(all, s.viewers)) });
+  const b = a && within(all, a.viewers);
+  if (!a || !b) return { lines, viewersRatio: ratio };
+  const cost = b.cpuMsPer1000 / a.cpuMsPer1000;
+  lines.push(
+    `- round ${round}: worker CPU per 1,000 forwarded packets at ${a.viewers} viewers: ${b.cpuMsPer1000.toFixed(2)} ms on ${all.workers} workers / ` +
+      `${a.cpuMsPer1000.toFixed(2)} ms on 1 = ${cost.toFixed(2)}x; target <= ${TARGET_COST_RATIO}x: ${verdict(cost <= TARGET_COST_RATIO)}`,
+  );
+  // What the workers would carry with a core each, from their CPU per packet (derived, not measured).
+  const perCore = (ms: number) => Math.floor(1000 / ((ms * RATE) / 1000));
+  lines.push(
+    `- round ${round}: derived from the CPU per packet, with a core per worker: ${perCore(a.cpuMsPer1000)} viewers on 1 worker, ` +
+      `${all.workers * perCore(b.cpuMsPer1000)} on ${all.workers} (${((all.workers * a.cpuMsPer1000) / b.cpuMsPer1000).toFixed(2)}x)`,
+  );
+  return { lines, viewersRatio: ratio, costRatio: cost };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function report(runs: Run[]): string {
@@ -223,12 +266,20 @@ function report(runs: Run[]): string {
     lines.push(
       `- round ${run.round}, ${run.workers} worker(s): stopped at ${run.end}; carried ${carried(run)?.viewers ?? 0} viewers within ${percent(LOSS_LIMIT)} loss`,
     );
-  for (let round = 1; round <= ROUNDS; round++)
+  const comparisons = Array.from({ length: ROUNDS }, (_r, i) =>
+    comparison(
+      i + 1,
+      runs.filter((run) => run.round === i + 1),
+    ),
+  );
+  for (const c of comparisons) lines.push(...c.lines);
+  const viewers = comparisons.flatMap((c) => (c.viewersRatio === undefined ? [] : [c.viewersRatio]));
+  const costs = comparisons.flatMap((c) => (c.costRatio === undefined ? [] : [c.costRatio]));
+  if (viewers.length > 0 && costs.length > 0)
     lines.push(
-      ...comparison(
-        round,
-        runs.filter((run) => run.round === round),
-      ),
+      `- median of ${viewers.length} round(s): viewers ${median(viewers).toFixed(3)}x (target >= ${TARGET_VIEWERS_RATIO}x: ` +
+        `${verdict(median(viewers) >= TARGET_VIEWERS_RATIO)}), CPU per packet ${median(costs).toFixed(2)}x (target <= ${TARGET_COST_RATIO}x: ` +
+        `${verdict(median(costs) <= TARGET_COST_RATIO)})`,
     );
   return `\n${lines.join('\n')}\n`;
 }
@@ -239,8 +290,10 @@ async function main(): Promise<void> {
   for (const [name, value] of Object.entries({ STEP, MAX_VIEWERS, RATE, ALL_WORKERS, ROUNDS }))
     if (!Number.isInteger(value) || value < 1) throw new Error(`bad ${name}: ${value}`);
   const runs: Run[] = [];
-  for (let round = 1; round <= ROUNDS; round++)
-    for (const workers of [...new Set([1, ALL_WORKERS])]) runs.push(await measureSetup(round, workers));
+  for (let round = 1; round <= ROUNDS; round++) {
+    const setups = [...new Set([1, ALL_WORKERS])];
+    for (const workers of round % 2 === 1 ? setups : setups.reverse()) runs.push(await measureSetup(round, workers));
+  }
   process.stdout.write(report(runs));
 }
 
