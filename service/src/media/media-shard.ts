@@ -33,9 +33,12 @@ export interface PipedProducer {
   owner?: TrackOwner;
 }
 
+/** The node id of this process's own workers as a place. */
+export const LOCAL_NODE_ID = 'local';
+
 /** Where a shard runs, for placement and for /healthz. */
 export interface ShardPlace {
-  /** `local` for this process's workers, else the media node's id. */
+  /** LOCAL_NODE_ID for this process's workers, else the media node's id. */
   nodeId: string;
   /** The worker slot on that node. */
   slot: number;

@@ -12,7 +12,16 @@ import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { MicrophoneTapping } from './audio-tap';
-import type { MediaShard, PipeAddress, PipeEnd, PipedProducer, ShardEvents, ShardPlace, ShardPlacer } from './media-shard';
+import {
+  LOCAL_NODE_ID,
+  type MediaShard,
+  type PipeAddress,
+  type PipeEnd,
+  type PipedProducer,
+  type ShardEvents,
+  type ShardPlace,
+  type ShardPlacer,
+} from './media-shard';
 import { RoomRecorder, type RecorderOptions } from './recorder';
 import { LOOPBACK_PIPE, ShardPipes, type Owned, type ProducerData } from './shard-pipes';
 import { SpanningRoomMedia } from './spanning-room-media';
@@ -73,7 +82,7 @@ export class MediasoupRoomMedia extends EventEmitter<ShardEvents> implements Med
     this.webRtcServer = pooled.webRtcServer;
     this.speakers = speakers;
     this.recorderOptions = options;
-    this.place = { nodeId: 'local', slot: pooled.slot };
+    this.place = { nodeId: LOCAL_NODE_ID, slot: pooled.slot };
     this.pipes = new ShardPipes(pooled.router, options.pipeListenInfo ?? LOOPBACK_PIPE, {
       producer: (id) => this.producers.get(id),
       adopt: (producer) => this.adopt(producer),
@@ -363,7 +372,7 @@ export function localShardPlacer(pool: WorkerPool, options: MediasoupRoomMediaOp
     createShard: (meetingId, avoid) =>
       MediasoupRoomMedia.create(pool, meetingId, {
         ...options,
-        avoidSlots: avoid.filter((place) => place.nodeId === 'local').map((place) => place.slot),
+        avoidSlots: avoid.filter((place) => place.nodeId === LOCAL_NODE_ID).map((place) => place.slot),
       }),
     hasRoomFor: () => true,
     placeCount: () => pool.runningWorkers(),

@@ -35,6 +35,8 @@ export const RECORDING_SHARD_LOST = 'The media worker that recorded this room st
 /** A room's recording shard: opened by its first user, closed after its last; see the file comment. */
 export class RecordingShard {
   private opening: Promise<MediaShard> | undefined;
+  /** The shard `opening` resolved to. */
+  private current: MediaShard | undefined;
   private readonly users = new Set<User>();
 
   constructor(private readonly host: RecordingShardHost) {}
@@ -109,9 +111,12 @@ export class RecordingShard {
     };
   }
 
-  /** The shard's worker died (the room took it out): its recordings fail and its taps end. */
-  lost(): void {
+  /** `media` died with its worker (the room took it out): if it is the recording shard, its recordings fail and its taps end. */
+  lost(media: MediaShard): void {
+    // While the shard is still opening, the room's only recording shard is the one opening.
+    if (!this.opening || (this.current && media !== this.current)) return;
     this.opening = undefined;
+    this.current = undefined;
     const error = new Error(RECORDING_SHARD_LOST);
     for (const user of [...this.users]) user.lost(error);
     this.users.clear();
@@ -122,9 +127,14 @@ export class RecordingShard {
     if (!this.opening) {
       const opening = this.host.open();
       this.opening = opening;
-      opening.catch(() => {
-        if (this.opening === opening) this.opening = undefined;
-      });
+      opening.then(
+        (media) => {
+          if (this.opening === opening) this.current = media;
+        },
+        () => {
+          if (this.opening === opening) this.opening = undefined;
+        },
+      );
     }
     return this.opening;
   }
@@ -132,8 +142,13 @@ export class RecordingShard {
   private release(user: User): void {
     if (!this.users.delete(user) || this.users.size > 0 || !this.opening) return;
     const opening = this.opening;
-    this.opening = undefined;
-    opening.then((media) => this.host.close(media), noop);
+    // Decided once the shard is open: a recording or tap that started meanwhile keeps it (no second shard).
+    opening.then((media) => {
+      if (this.opening !== opening || this.users.size > 0) return;
+      this.opening = undefined;
+      this.current = undefined;
+      this.host.close(media);
+    }, noop);
   }
 }
 

@@ -105,11 +105,27 @@ export class ShardPipes {
 
 /** A connected pipe transport pair between two shards (a room's, each with its media): each end's transport id by shard. */
 export async function connectPipe<S extends { media: MediaShard }>(a: S, b: S): Promise<Map<S, string>> {
-  const [endA, endB] = await Promise.all([a.media.createPipeTransport(), b.media.createPipeTransport()]);
-  await Promise.all([
-    a.media.connectPipeTransport(endA.transportId, endB.local),
-    b.media.connectPipeTransport(endB.transportId, endA.local),
-  ]);
+  const [madeA, madeB] = await Promise.allSettled([a.media.createPipeTransport(), b.media.createPipeTransport()]);
+  const endA = madeA.status === 'fulfilled' ? madeA.value : undefined;
+  const endB = madeB.status === 'fulfilled' ? madeB.value : undefined;
+  // A half-made pair is closed: nothing else knows its ends.
+  const closeEnds = () => {
+    if (endA) a.media.closePipeTransport(endA.transportId);
+    if (endB) b.media.closePipeTransport(endB.transportId);
+  };
+  if (!endA || !endB) {
+    closeEnds();
+    throw madeA.status === 'rejected' ? madeA.reason : (madeB as PromiseRejectedResult).reason;
+  }
+  try {
+    await Promise.all([
+      a.media.connectPipeTransport(endA.transportId, endB.local),
+      b.media.connectPipeTransport(endB.transportId, endA.local),
+    ]);
+  } catch (error) {
+    closeEnds();
+    throw error;
+  }
   return new Map([
     [a, endA.transportId],
     [b, endB.transportId],

@@ -25,7 +25,7 @@ import type {
 } from '../rooms/room-media.interface';
 import type { ConsumerOptions, TransportOptions } from '../rooms/room.protocol';
 import { AppError } from '../shared/errors';
-import type { MediaShard, ShardPlace, ShardPlacer } from './media-shard';
+import { LOCAL_NODE_ID, type MediaShard, type ShardPlace, type ShardPlacer } from './media-shard';
 import { RecordingShard } from './recording-shard';
 import { closeFarEnds, connectPipe } from './shard-pipes';
 
@@ -68,7 +68,7 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
   private lostReported = false;
   private readonly recordingShard = new RecordingShard({
     direct: () =>
-      this.shards.find((s) => s.media.place.nodeId === 'local' && !s.recording)?.media ??
+      this.shards.find((s) => s.media.place.nodeId === LOCAL_NODE_ID && !s.recording)?.media ??
       (this.local && !this.closed ? undefined : this.home.media),
     open: () =>
       this.local!.createShard(this.room.meetingId, this.routerPlaces()).then(async (media) => (await this.joinShard(media, true)).media),
@@ -327,7 +327,7 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     media.on('lost', () => {
       if (this.closed || this.lostReported) return;
       // A lost recording shard fails its recordings and taps; the room's peers are elsewhere and stay.
-      if (recording) return void (this.removeShard(media), this.recordingShard.lost());
+      if (recording) return void (this.removeShard(media), this.recordingShard.lost(media));
       this.lostReported = true;
       for (const listener of this.lostListeners) listener(this.routerIds);
     });

@@ -205,6 +205,42 @@ describe('placement over the nodes and this process’s workers', () => {
     }
   });
 
+  it('opens a webinar’s next router on a worker the room does not use yet: a node’s first, then the local one', async () => {
+    const minPort = 20_000 + Math.floor(Math.random() * 9_000);
+    const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
+    const nodePool = await WorkerPool.start({
+      workers: 1,
+      minPort: minPort + 20,
+      maxPort: minPort + 39,
+      listenIp: '127.0.0.1',
+      logLevel: 'error',
+    });
+    const port = await freePort();
+    const server = await startControlServer({
+      host: '127.0.0.1',
+      port,
+      secret: SECRET,
+      logger,
+      createShard: (meetingId, avoidSlots) => MediasoupRoomMedia.create(nodePool, meetingId, { avoidSlots }),
+    });
+    const node = await heartbeating('z-node', port);
+    const cluster = await clusterLogging([], pool);
+    const shards = [];
+    try {
+      shards.push(await cluster.createShard('webinar', []));
+      shards.push(await cluster.createShard('webinar', [shards[0]!.place]));
+      // Every worker in use: the node again (nodes first), a second router on its worker.
+      shards.push(await cluster.createShard('webinar', [shards[0]!.place, shards[1]!.place]));
+      expect(shards.map((shard) => shard.place.nodeId)).toEqual(['z-node', 'local', 'z-node']);
+    } finally {
+      for (const shard of shards) shard.close();
+      await node.stop();
+      await cluster.close();
+      await server.close();
+      await Promise.all([pool.close(), nodePool.close()]);
+    }
+  });
+
   it('refuses a room when no place has room', async () => {
     const cluster = await MediaCluster.start({ redisUrl, secret: SECRET }, logger);
     try {

@@ -8,17 +8,14 @@
 import type { NodesConfig } from '../../config';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { MediaShard, ShardPlace, ShardPlacer } from '../media-shard';
+import { LOCAL_NODE_ID, type MediaShard, type ShardPlace, type ShardPlacer } from '../media-shard';
 import { localShardPlacer } from '../mediasoup-room-media';
 import type { WorkerPool } from '../worker-pool';
 import { DialBackoff } from './dial-backoff';
 import { NodeClient } from './node-client';
 import { CpuSampler } from './node-load';
-import { avoidedSlots, chooseNode, hasRoom, type PlacementCandidate } from './node-placement';
+import { avoidedSlots, chooseNode, hasFreshWorker, hasRoom, type PlacementCandidate } from './node-placement';
 import { HEARTBEAT_MS, NodeDirectory, openRedis, type NodeLoad, type NodeRecord } from './node-registry';
-
-/** The id of this process's own workers as a place. */
-export const LOCAL_NODE_ID = 'local';
 
 /** A media node (or this process's workers) for GET /healthz. */
 export interface NodeHealth {
@@ -95,13 +92,18 @@ export class MediaCluster implements ShardPlacer {
     const { backoff } = this.deps;
     for (;;) {
       const open = this.candidates().filter((c) => !tried.has(c.record.id) && !backoff.waiting(c.record.id));
-      // This process's workers take a room only when no node has room: the control plane keeps its cores for
-      // signalling, SQLite and recordings, and the operator added nodes to carry the media.
+      const nodes = open.filter((c) => c.record.id !== LOCAL_NODE_ID);
+      const local = open.find((c) => c.record.id === LOCAL_NODE_ID);
+      // This process's workers take a shard only when no node has room, or no node has a worker the room does not
+      // use yet (a webinar's next router): the control plane keeps its cores for signalling, SQLite and recordings.
       const chosen =
         chooseNode(
-          open.filter((c) => c.record.id !== LOCAL_NODE_ID),
+          nodes.filter((c) => hasFreshWorker(c, avoid)),
           avoid,
-        ) ?? open.find((c) => c.record.id === LOCAL_NODE_ID);
+        ) ??
+        (local && hasFreshWorker(local, avoid) ? local : undefined) ??
+        chooseNode(nodes, avoid) ??
+        local;
       if (!chosen) break;
       const { id } = chosen.record;
       tried.add(id);

@@ -39,13 +39,18 @@ export function avoidedSlots(nodeId: string, avoid: readonly ShardPlace[]): numb
   return avoid.filter((place) => place.nodeId === nodeId).map((place) => place.slot);
 }
 
+/** True when the node has a worker that `avoid` does not name (a shard there adds a core to the room). */
+export function hasFreshWorker(candidate: PlacementCandidate, avoid: readonly ShardPlace[]): boolean {
+  return avoidedSlots(candidate.record.id, avoid).length < candidate.record.load.workers;
+}
+
 /**
  * The node for a new shard, or undefined when none has room: among nodes with room, those with a worker outside
  * `avoid` come first, then the lowest load score, then the fewest peers, then the id (so the choice is stable).
  */
 export function chooseNode(candidates: readonly PlacementCandidate[], avoid: readonly ShardPlace[]): PlacementCandidate | undefined {
   const open = candidates.filter(hasRoom);
-  const fresh = open.filter((c) => avoidedSlots(c.record.id, avoid).length < c.record.load.workers);
+  const fresh = open.filter((c) => hasFreshWorker(c, avoid));
   const pool = fresh.length > 0 ? fresh : open;
   return [...pool].sort((a, b) => loadScore(a) - loadScore(b) || a.peers - b.peers || a.record.id.localeCompare(b.record.id))[0];
 }
