@@ -17,7 +17,7 @@ import {
   saveScreenshot,
   type RoomPage,
 } from './support/browser';
-import { mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
+import { killChildren, mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
 import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(180_000);
@@ -69,10 +69,7 @@ describe('recording and live captions of a room on a media node: the control pla
     await host?.close();
     await browser?.close();
     await svc?.stop();
-    for (const child of children.reverse()) {
-      if (child.running()) child.proc.kill('SIGKILL');
-      await child.exited;
-    }
+    await killChildren(children);
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(workDir, { recursive: true, force: true });
   });

@@ -23,16 +23,16 @@ export const WIRE = { localIp: '10.77.0.1', remoteIp: '10.77.0.2' } as const;
  */
 export function inOwnNetworkNamespace(): boolean {
   if (process.env[INSIDE] === '1') {
-    const cpus = os.availableParallelism();
+    const cpus = allowedCpus();
     // The namespace's own /sys (in its own mount namespace), where its device's queues are.
     run('mount', ['-t', 'sysfs', 'sysfs', '/sys']);
     run('ip', ['link', 'set', 'lo', 'up']);
-    run('ip', ['link', 'add', DEVICE, 'numtxqueues', String(cpus), 'type', 'ifb']);
+    run('ip', ['link', 'add', DEVICE, 'numtxqueues', String(cpus.length), 'type', 'ifb']);
     // The device frees what it is given at once; long queues keep a burst from being dropped before it.
     run('ip', ['link', 'set', DEVICE, 'txqueuelen', '10000']);
     run('ip', ['addr', 'add', `${WIRE.localIp}/24`, 'dev', DEVICE]);
     run('ip', ['link', 'set', DEVICE, 'up']);
-    for (let cpu = 0; cpu < cpus; cpu++) writeFileSync(`/sys/class/net/${DEVICE}/queues/tx-${cpu}/xps_cpus`, cpuMask(cpu, cpus));
+    for (const [queue, cpu] of cpus.entries()) writeFileSync(`/sys/class/net/${DEVICE}/queues/tx-${queue}/xps_cpus`, cpuMask(cpu));
     return true;
   }
   const unshare = ['--net', '--mount', ...(process.getuid?.() === 0 ? [] : ['--map-root-user'])];
@@ -64,10 +64,20 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.error?.message}`);
 }
 
+/** The ids of the CPUs this process may run on (its affinity or cpuset), from "0-3,6" in /proc/self/status. */
+function allowedCpus(): number[] {
+  const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  if (!list) return Array.from({ length: os.availableParallelism() }, (_c, i) => i);
+  return list.split(',').flatMap((range) => {
+    const [first, last = first] = range.split('-').map(Number);
+    return Array.from({ length: last! - first! + 1 }, (_c, i) => first! + i);
+  });
+}
+
 /** The hex CPU mask of /sys's xps_cpus with only `cpu` set (comma-separated 32-bit words, highest first). */
-function cpuMask(cpu: number, cpus: number): string {
-  const words = Array.from({ length: Math.ceil(cpus / 32) }, (_w, i) => (Math.floor(cpu / 32) === i ? 2 ** (cpu % 32) : 0));
-  return words
+function cpuMask(cpu: number): string {
+  const word = Math.floor(cpu / 32);
+  return Array.from({ length: word + 1 }, (_w, i) => (i === word ? 2 ** (cpu % 32) : 0))
     .reverse()
     .map((w) => w.toString(16).padStart(8, '0'))
     .join(',');
