@@ -218,9 +218,13 @@ export class RoomBreakouts {
     return this.replaced(earlier, { status: 'joined', state: move.state as RoomState, breakout: move });
   }
 
-  /** Answers `joined` once the person's earlier connection (if any) made way for the new one. */
+  /**
+   * Answers `joined` once the person's earlier connection (if any) made way for the new one. `earlier` was found
+   * before an await: one that has left since (its socket closed, a host removed it) is not made to leave again; one a
+   * host moved to another breakout room meanwhile leaves the room it is in now.
+   */
   private replaced<T>(earlier: PeerInRoom | undefined, joined: T): T {
-    if (earlier) this.deps.replace(earlier);
+    if (earlier && earlier.peer.state !== 'left') this.deps.replace(this.sessions.get(earlier.peer) ?? earlier);
     return joined;
   }
 
