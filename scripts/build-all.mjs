@@ -83,7 +83,12 @@ const npm = process.env.npm_execpath
   ? { cmd: process.execPath, args: [process.env.npm_execpath] }
   : { cmd: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: [] };
 const run = spawnSync(npm.cmd, [...npm.args, 'run', 'build', '--workspaces', '--if-present'], { cwd: root, stdio: 'inherit' });
-if (run.status !== 0) process.exit(run.status ?? 1);
+if (run.status !== 0) {
+  // npm could not be started (run.error) or was killed: say which, instead of exiting 1 with nothing on stderr.
+  if (run.error) process.stderr.write(`build: could not run npm: ${run.error.message}\n`);
+  else if (run.signal) process.stderr.write(`build: npm was stopped by ${run.signal}\n`);
+  process.exit(run.status ?? 1);
+}
 
 // Recorded only when no file changed during the build (else the outputs may be of older sources).
 const inputs = inputsHash();
