@@ -357,13 +357,13 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
 
   it("follows a breakout room's transcript while it is made, as the meeting's own: in progress, then failed, without a Refresh", async () => {
     const meeting = await api('POST', '/meetings', { title: 'Workshop', settings: { transcription_auto: false } });
-    // The room's transcription runs 15 s from now and fails (the file is no media).
+    // The room's transcription runs 25 s from now and fails (the file is no media).
     seedBreakoutMedia(dataDir, meeting.id, {
       room: 'Design',
       person: 'Ann',
       content: 'no media',
       sentences: ['Hello.'],
-      transcribeInMs: 15_000,
+      transcribeInMs: 25_000,
     });
     const pages = [];
     for (const variant of [VARIANTS[0], VARIANTS[3]]) {
@@ -377,6 +377,17 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
       await room.scrollIntoViewIfNeeded();
       await saveScreenshot(p, `dashboard-meeting-breakout-transcript-in-progress-${name}`);
     }
+    // A poll that fails (the network gone for a moment) keeps the room shown, in progress, with the error; polling goes
+    // on (a failed poll used to empty the list, which stopped it until Refresh).
+    const first = pages[0]!;
+    const breakoutsSection = first.p.getByRole('region', { name: 'Breakout rooms' });
+    await first.p.context().setOffline(true);
+    await breakoutsSection.getByRole('alert').waitFor();
+    expect(await first.room.getByText('in progress', { exact: true }).isVisible()).toBe(true);
+    await first.room.scrollIntoViewIfNeeded();
+    await saveScreenshot(first.p, `dashboard-meeting-breakout-poll-failed-${first.name}`);
+    await first.p.context().setOffline(false);
+    await breakoutsSection.getByRole('alert').waitFor({ state: 'detached' });
     // The job runs and fails: both pages show it on their own.
     for (const { p, room, name } of pages) {
       await room.getByText('failed', { exact: true }).waitFor({ timeout: 45_000 });

@@ -21,16 +21,22 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
+/**
+ * Loads `load()` now and whenever `deps` change; `reload()` loads again. A failed reload (a poll tick, Refresh) keeps
+ * the data already shown next to its error; a failed load after `deps` changed drops it (it was of something else).
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
+  const loadedTick = useRef(tick);
   useEffect(() => {
     let live = true;
+    const reloading = loadedTick.current !== tick;
+    loadedTick.current = tick;
     setState((s) => ({ ...s, loading: true }));
     load().then(
       (data) => live && setState({ data, loading: false }),
-      (err: unknown) => live && setState({ error: messageOf(err), loading: false }),
+      (err: unknown) => live && setState((s) => ({ data: reloading ? s.data : undefined, error: messageOf(err), loading: false })),
     );
     return () => {
       live = false;

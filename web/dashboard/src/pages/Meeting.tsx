@@ -24,8 +24,8 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
   const busy =
     processing.data && [processing.data.transcript, processing.data.summary].some((p) => p.status === 'pending' || p.status === 'running');
   usePoll(processing.reload, 3_000, Boolean(busy));
-  if (meeting.error) return <ErrorNotice error={meeting.error} />;
-  if (!m) return <p className="loading">Loading…</p>;
+  // A failed poll keeps the meeting shown (and polled) with the error above it; only a failed first load has nothing else to show.
+  if (!m) return meeting.error ? <ErrorNotice error={meeting.error} /> : <p className="loading">Loading…</p>;
   return (
     <>
       <p>
@@ -35,6 +35,7 @@ export function MeetingPage({ id, session }: { id: string; session: Session }) {
         <h1>{m.title}</h1>
         <Badge tone={STATUS_TONE[m.status]}>{m.status}</Badge>
       </div>
+      <ErrorNotice error={meeting.error} />
       <MeetingActions meeting={m} onChanged={meeting.reload} onEdit={() => setEditing(true)} />
       {editing && (
         <Section title="Edit meeting">

@@ -20,7 +20,8 @@ export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: s
     [meetingId],
   );
   const rooms = list.data?.data ?? [];
-  // As the meeting's own transcript: polled while being made, until it is ready or failed (or the page is left).
+  // As the meeting's own transcript: polled while being made, until it is ready or failed (or the page is left); a
+  // failed poll keeps the rooms shown, so polling goes on.
   usePoll(
     list.reload,
     3_000,
