@@ -78,7 +78,10 @@ export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: s
   );
 }
 
-/** A breakout room's transcript: where it stands and, once ready, its text shown on demand. */
+/**
+ * A breakout room's transcript: where it stands and, once ready, its text shown on demand. The text shows only while
+ * ready and loads again whenever the status changes (a re-run replaces it), so an old text never stays.
+ */
 function BreakoutTranscript({
   meetingId,
   room,
@@ -90,7 +93,8 @@ function BreakoutTranscript({
 }) {
   const [open, setOpen] = useState(false);
   const path = `/v1/meetings/${encodeURIComponent(meetingId)}/breakout-rooms/${encodeURIComponent(room.id)}/transcript`;
-  const text = useLoad(async () => (open ? api<Transcript>('GET', path) : null), [path, open]);
+  const shown = open && status === 'ready';
+  const text = useLoad(async () => (shown ? api<Transcript>('GET', path) : null), [path, open, status]);
   const textId = `breakout-transcript-${room.id}`;
   return (
     <div className="breakout-transcript">
@@ -108,7 +112,7 @@ function BreakoutTranscript({
         </p>
       )}
       <ErrorNotice error={text.error} />
-      {open && text.data && <TranscriptText transcript={text.data} id={textId} />}
+      {shown && text.data && <TranscriptText transcript={text.data} id={textId} />}
     </div>
   );
 }
