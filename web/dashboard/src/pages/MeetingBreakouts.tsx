@@ -41,7 +41,8 @@ export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: s
   };
   return (
     <Section title="Breakout rooms" id="breakouts" actions={<Button onClick={refresh}>Refresh</Button>}>
-      <ErrorNotice error={list.error ?? recordings.error} />
+      {/* The recordings' own load error shows once, in the Recordings section. */}
+      <ErrorNotice error={list.error} />
       {list.data && rooms.length === 0 && (
         <p className="empty">No breakout rooms yet. Hosts open them from the room’s Breakout rooms button.</p>
       )}
