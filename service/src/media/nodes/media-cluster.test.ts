@@ -113,6 +113,25 @@ function clusterLogging(lines: string[], pool: WorkerPool, now?: () => number): 
   );
 }
 
+/** One worker for this process and one for a node, each on its own random port range. */
+function localAndNodePools(): Promise<[WorkerPool, WorkerPool]> {
+  const minPort = 20_000 + Math.floor(Math.random() * 9_000);
+  const start = (from: number) =>
+    WorkerPool.start({ workers: 1, minPort: from, maxPort: from + 19, listenIp: '127.0.0.1', logLevel: 'error' });
+  return Promise.all([start(minPort), start(minPort + 20)]);
+}
+
+/** A node's control channel on `port`, its shards on `nodePool`. */
+function nodeServer(port: number, nodePool: WorkerPool): ReturnType<typeof startControlServer> {
+  return startControlServer({
+    host: '127.0.0.1',
+    port,
+    secret: SECRET,
+    logger,
+    createShard: (meetingId, avoidSlots) => MediasoupRoomMedia.create(nodePool, meetingId, { avoidSlots }),
+  });
+}
+
 describe('placement over the nodes and this process’s workers', () => {
   it('places a room on a node before the local workers, falls back to them when the node cannot be reached, and lists every place', async () => {
     const minPort = 20_000 + Math.floor(Math.random() * 9_000);
@@ -147,15 +166,7 @@ describe('placement over the nodes and this process’s workers', () => {
   });
 
   it('dials a heartbeating but unreachable node once, places rooms elsewhere meanwhile, and uses it again once it answers', async () => {
-    const minPort = 20_000 + Math.floor(Math.random() * 9_000);
-    const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
-    const nodePool = await WorkerPool.start({
-      workers: 1,
-      minPort: minPort + 20,
-      maxPort: minPort + 39,
-      listenIp: '127.0.0.1',
-      logLevel: 'error',
-    });
+    const [pool, nodePool] = await localAndNodePools();
     const port = await freePort();
     // Heartbeats in Redis (a node, so placement prefers it to "local"), but nothing listens on its port yet.
     const node = await heartbeating('z-late', port);
@@ -180,13 +191,7 @@ describe('placement over the nodes and this process’s workers', () => {
       expect(cluster.health().find((n) => n.id === 'z-late')?.connected).toBe(false);
 
       // The node answers now: it is not dialled before its backoff is over, then it takes the next room.
-      server = await startControlServer({
-        host: '127.0.0.1',
-        port,
-        secret: SECRET,
-        logger,
-        createShard: (meetingId, avoidSlots) => MediasoupRoomMedia.create(nodePool, meetingId, { avoidSlots }),
-      });
+      server = await nodeServer(port, nodePool);
       shards.push(await cluster.createShard('meeting-still-waiting', []));
       expect(shards.at(-1)!.place.nodeId).toBe('local');
       now += DIAL_BACKOFF_FIRST_MS;
@@ -206,23 +211,9 @@ describe('placement over the nodes and this process’s workers', () => {
   });
 
   it('opens a webinar’s next router on a worker the room does not use yet: a node’s first, then the local one', async () => {
-    const minPort = 20_000 + Math.floor(Math.random() * 9_000);
-    const pool = await WorkerPool.start({ workers: 1, minPort, maxPort: minPort + 19, listenIp: '127.0.0.1', logLevel: 'error' });
-    const nodePool = await WorkerPool.start({
-      workers: 1,
-      minPort: minPort + 20,
-      maxPort: minPort + 39,
-      listenIp: '127.0.0.1',
-      logLevel: 'error',
-    });
+    const [pool, nodePool] = await localAndNodePools();
     const port = await freePort();
-    const server = await startControlServer({
-      host: '127.0.0.1',
-      port,
-      secret: SECRET,
-      logger,
-      createShard: (meetingId, avoidSlots) => MediasoupRoomMedia.create(nodePool, meetingId, { avoidSlots }),
-    });
+    const server = await nodeServer(port, nodePool);
     const node = await heartbeating('z-node', port);
     const cluster = await clusterLogging([], pool);
     const shards = [];
