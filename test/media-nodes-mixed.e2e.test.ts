@@ -3,18 +3,14 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import {
   createMeeting,
-  joinRoom,
   launchBrowser,
-  openPage,
   receiveStats,
   roomServiceEnv,
-  roomUrl,
   saveScreenshot,
-  waitForCount,
   waitForMediaFlowing,
   type RoomPage,
 } from './support/browser';
-import { killChildren, mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
+import { bothReceiving, joinAs, killChildren, mediaNodeEnv, startMediaNode, startRedis, type Child } from './support/media-nodes';
 import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(120_000);
@@ -57,20 +53,7 @@ describe('a control plane with its own workers beside a media node: placement by
 
   const places = async (): Promise<Place[]> => (await call(svc.url, 'GET', '/healthz')).body.nodes as Place[];
   const place = async (id: string): Promise<Place | undefined> => (await places()).find((p) => p.id === id);
-  const join = async (code: string, name: string): Promise<RoomPage> => {
-    const page = await openPage(browser, roomUrl(svc.url, code, { name }));
-    pages.push(page);
-    expect(await joinRoom(page.page)).toBe('room');
-    return page;
-  };
-  const flowing = async (...room: RoomPage[]) => {
-    for (const { page } of room) {
-      await waitForCount(page, '[data-testid=tile]', 2);
-      const stats = await waitForMediaFlowing(page);
-      expect(stats.audio.bytesReceived).toBeGreaterThan(0);
-      expect(stats.video.framesDecoded).toBeGreaterThan(0);
-    }
-  };
+  const join = (code: string, name: string) => joinAs(browser, svc.url, code, name, pages);
 
   beforeAll(async () => {
     const redis = await startRedis();
@@ -97,7 +80,7 @@ describe('a control plane with its own workers beside a media node: placement by
     const meetingA = await createMeeting(svc.url, key, { title: 'On the local worker' });
     const alice = await join(meetingA.code, 'Alice');
     const bob = await join(meetingA.code, 'Bob');
-    await flowing(alice, bob);
+    await bothReceiving(alice, bob);
     expect(await place('local')).toMatchObject({ load: { workers: 1 } });
 
     // A node capped at one peer joins: new rooms go to it, and the own worker takes peers only when it is full.
@@ -110,7 +93,7 @@ describe('a control plane with its own workers beside a media node: placement by
     const carol = await join(meetingB.code, 'Carol');
     await waitFor(async () => (await place('node-m'))?.load.peers === 1, 10_000);
     const dave = await join(meetingB.code, 'Dave');
-    await flowing(carol, dave);
+    await bothReceiving(carol, dave);
     expect(await place('node-m')).toMatchObject({ connected: true, shards: 1, load: { peers: 1 } });
     // Carol's media reaches Dave (on local) only through the pipe from the node, and Dave's reaches Carol the other way.
     await saveScreenshot(dave.page, 'media-nodes-mixed-spanning');
@@ -143,7 +126,7 @@ describe('a control plane with its own workers beside a media node: placement by
     const after = await places();
     // eslint-disable-next-line no-console -- where the moved room went
     console.log(`media-nodes-mixed: after the worker's death: ${JSON.stringify(after.map((p) => [p.id, p.shards, p.load.peers]))}`);
-    await flowing(carol, dave);
+    await bothReceiving(carol, dave);
     await saveScreenshot(carol.page, 'media-nodes-mixed-after-worker-death');
 
     // Still in placement: a room goes to the node's replacement worker (the moved room, if it went there; else a new one).

@@ -5,7 +5,6 @@ import type { Browser } from 'playwright-core';
 import {
   createMeeting,
   joinAndTimeFirstFrame,
-  joinRoom,
   launchBrowser,
   openPage,
   receiveStats,
@@ -15,7 +14,7 @@ import {
   waitForMediaFlowing,
   type RoomPage,
 } from './support/browser';
-import { mediaNodeEnv, startMediaNode, startRedis, SVC_CLI as CLI, type Child } from './support/media-nodes';
+import { bothReceiving, joinAs, mediaNodeEnv, startMediaNode, startRedis, SVC_CLI as CLI, type Child } from './support/media-nodes';
 import { call, startService, tempDataDir, unlimitedKey, waitFor, type ServiceProcess } from './support/service-process';
 
 jest.setTimeout(120_000);
@@ -51,12 +50,7 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     await waitFor(async () => Boolean((found = (await nodes()).find((n) => n.load.peers === peers && n.shards > 0))), 10_000);
     return found!;
   };
-  const join = async (code: string, name: string): Promise<RoomPage> => {
-    const page = await openPage(browser, roomUrl(svc.url, code, { name }));
-    pages.push(page);
-    expect(await joinRoom(page.page)).toBe('room');
-    return page;
-  };
+  const join = (code: string, name: string) => joinAs(browser, svc.url, code, name, pages);
   const leave = async (page: RoomPage) => {
     await page.close();
     pages.splice(pages.indexOf(page), 1);
@@ -160,12 +154,7 @@ describe('media nodes placed through Redis: a control plane without workers, roo
     await startNode('node-d', 1);
     await waitFor(async () => (await nodes()).length === 2, 10_000);
     const dave = await join(meetingB.code, 'Dave');
-    for (const { page } of [carol, dave]) {
-      await waitForCount(page, '[data-testid=tile]', 2);
-      const stats = await waitForMediaFlowing(page);
-      expect(stats.audio.bytesReceived).toBeGreaterThan(0);
-      expect(stats.video.framesDecoded).toBeGreaterThan(0);
-    }
+    await bothReceiving(carol, dave);
     const spread = await nodes();
     expect(spread.map((n) => [n.id, n.load.peers, n.shards])).toEqual([
       ['node-c', 1, 1],

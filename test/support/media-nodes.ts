@@ -4,7 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort, randomPortRange } from './browser';
+import type { Browser } from 'playwright-core';
+import { freePort, joinRoom, openPage, randomPortRange, roomUrl, waitForCount, waitForMediaFlowing, type RoomPage } from './browser';
 
 /** The service's CLI, as an operator runs it. */
 export const SVC_CLI = path.resolve(__dirname, '../../service/bin/svc.js');
@@ -76,5 +77,23 @@ export async function killChildren(children: readonly Child[]): Promise<void> {
   for (const child of [...children].reverse()) {
     if (child.running()) child.proc.kill('SIGKILL');
     await child.exited;
+  }
+}
+
+/** Opens the room `code` of the service at `url` as `name` and joins it (not the waiting room); `pages` keeps it for teardown. */
+export async function joinAs(browser: Browser, url: string, code: string, name: string, pages: RoomPage[]): Promise<RoomPage> {
+  const page = await openPage(browser, roomUrl(url, code, { name }));
+  pages.push(page);
+  expect(await joinRoom(page.page)).toBe('room');
+  return page;
+}
+
+/** Each page of a two-person room shows both tiles and decodes the other's audio and video. */
+export async function bothReceiving(...room: RoomPage[]): Promise<void> {
+  for (const { page } of room) {
+    await waitForCount(page, '[data-testid=tile]', 2);
+    const stats = await waitForMediaFlowing(page);
+    expect(stats.audio.bytesReceived).toBeGreaterThan(0);
+    expect(stats.video.framesDecoded).toBeGreaterThan(0);
   }
 }
