@@ -25,7 +25,7 @@ interface NodeHealth {
   draining: boolean;
   connected: boolean;
   shards: number;
-  load: { workers: number; peers: number; consumers: number; transports: number; cpu: number };
+  load: { workers: number; peers: number; consumers: number; transports: number; cpu: number; workerCpu?: { shares: (number | null)[] } };
 }
 
 describe('media nodes placed through Redis: a control plane without workers, rooms on node processes', () => {
@@ -86,6 +86,11 @@ describe('media nodes placed through Redis: a control plane without workers, roo
       ['node-a', 1, false],
       ['node-b', 1, false],
     ]);
+    // Each node reads its workers' CPU at every heartbeat (for a webinar's viewers): one share per worker, from the second on.
+    await waitFor(
+      async () => (await nodes()).every((n) => typeof n.load.workerCpu?.shares[0] === 'number' && n.load.workerCpu.shares.length === 1),
+      10_000,
+    );
 
     // (a) Both pages of a room land on one node and receive each other's audio and video through it.
     const meeting = await createMeeting(svc.url, key, { title: 'On a media node' });

@@ -7,6 +7,7 @@
  */
 import type { RoomMedia, RoomMediaEvents, TrackOwner } from '../rooms/room-media.interface';
 import type { MediaSource } from '../rooms/room.protocol';
+import type { CpuReading } from './webinar-placement';
 
 /** A UDP address a pipe transport receives on (the node's announced address for a remote one). */
 export interface PipeAddress {
@@ -88,4 +89,6 @@ export interface ShardPlacer {
   hasRoomFor(shard: MediaShard): boolean;
   /** How many places exist right now (workers of this process plus workers of live nodes). */
   placeCount(): number;
+  /** How busy the worker of the shard's router is (webinar-placement.ts); undefined while not measured. */
+  cpuOf(shard: MediaShard): CpuReading | undefined;
 }

@@ -376,6 +376,7 @@ export function localShardPlacer(pool: WorkerPool, options: MediasoupRoomMediaOp
       }),
     hasRoomFor: () => true,
     placeCount: () => pool.runningWorkers(),
+    cpuOf: (shard) => pool.cpu.of(shard.place.slot),
   };
 }
 

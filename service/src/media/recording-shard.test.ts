@@ -72,6 +72,7 @@ const onTheNode: ShardPlacer = {
   createShard: (meetingId, avoid) => client.createShard(meetingId, avoidedSlots('n1', avoid)),
   hasRoomFor: () => true,
   placeCount: () => 1,
+  cpuOf: () => undefined,
 };
 
 const ownRouters = () => ownPool.health().reduce((sum, worker) => sum + worker.routers, 0);

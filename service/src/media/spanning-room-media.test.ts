@@ -151,7 +151,8 @@ describe('a room spanning two workers (real mediasoup)', () => {
     const host = await send(webinar, 'host', 4_444);
     const viewers = await Promise.all(Array.from({ length: 49 }, (_v, i) => receive(webinar, `viewer-${i}`)));
     expect(webinar.routerIds).toHaveLength(2);
-    // Host and 24 viewers on the home shard (WEBINAR_SHARD_PEERS = 25), then each viewer to the shard with fewer peers.
+    // Host and 24 viewers on the home shard (WEBINAR_SHARD_PEERS = 25), then each viewer to the shard with fewer
+    // peers: the workers are nearly idle, so their CPU readings do not count (webinar-placement.ts).
     expect(WEBINAR_SHARD_PEERS).toBe(25);
     expect(webinar.peersPerShard()).toEqual([25, 25]);
     const workersUsed = new Set(
@@ -169,6 +170,28 @@ describe('a room spanning two workers (real mediasoup)', () => {
     // Each worker holds one of the webinar's routers: losing either moves the whole room.
     process.kill(pool.health()[1]!.pid!, 'SIGKILL');
     await until(() => lost.some((ids) => ids.join() === webinar.routerIds.join()), 'the webinar reported with both its routers');
+  });
+
+  it('gives a webinar’s viewers to the worker with CPU left: twice as many where a viewer costs half', async () => {
+    await until(() => pool.health().every((w) => w.alive), 'both workers running (one was killed above)');
+    // The readings the home shard's worker on a slower core (2 % of a core per peer) and the next one's on a faster
+    // core (1 %) would give, a new one at every read.
+    let reads = 0;
+    const shards: MediaShard[] = [];
+    const placer: ShardPlacer = {
+      ...localShardPlacer(pool),
+      cpuOf: (shard) => {
+        if (!shards.includes(shard)) shards.push(shard);
+        return { share: (shards[0] === shard ? 0.02 : 0.01) * shard.peerCount(), at: ++reads };
+      },
+    };
+    const webinar = track(await SpanningRoomMedia.create(placer, 'm-cpu-webinar', { kind: 'webinar' }));
+    await send(webinar, 'host', 5_555);
+    for (let i = 0; i < 89; i++) await webinar.createPlainTransport(`viewer-${i}`, 'recv', '127.0.0.1');
+    // By count it would be 45 and 45; equal CPU is 30 on the slower worker and 60 on the faster, within one viewer.
+    const [home, next] = webinar.peersPerShard();
+    expect(Math.abs(home! - 30)).toBeLessThanOrEqual(1);
+    expect(home! + next!).toBe(90);
   });
 
   it('gets the room kind from RoomsService: a webinar room spreads, a meeting room does not', async () => {

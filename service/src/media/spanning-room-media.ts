@@ -7,9 +7,9 @@
  *
  * Placement: a meeting stays on its home shard while the home's place has room (local workers have no cap,
  * so without media nodes a meeting is one router, as before); a full place sends new peers to the next shard
- * with room, opened when none has. A webinar spreads its peers over every place: a new peer goes to the shard
- * with the fewest peers, and once that shard has WEBINAR_SHARD_PEERS peers a shard on a place the room does not
- * use yet is opened for it (while one exists).
+ * with room, opened when none has. A webinar spreads its peers over every place: once its shard with the fewest
+ * peers has WEBINAR_SHARD_PEERS, a shard on a place the room does not use yet is opened for the next (while one
+ * exists); otherwise the peer goes to the shard whose worker has the most CPU left (webinar-placement.ts).
  */
 import { EventEmitter } from 'node:events';
 import type {
@@ -28,6 +28,7 @@ import { AppError } from '../shared/errors';
 import { LOCAL_NODE_ID, type MediaShard, type ShardPlace, type ShardPlacer } from './media-shard';
 import { RecordingShard } from './recording-shard';
 import { closeFarEnds, connectPipe } from './shard-pipes';
+import { WebinarBalancer } from './webinar-placement';
 
 /**
  * A webinar opens a shard on a new place once its least-loaded shard has this many peers. Measured with
@@ -63,6 +64,7 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
   /** The pipe transport pair between two shards, by the pair. */
   private readonly pipes = new Map<Shard, Map<Shard, Promise<Map<Shard, string>>>>();
   private placing: Promise<unknown> = Promise.resolve();
+  private readonly viewers = new WebinarBalancer<Shard>((shard) => this.placer.cpuOf(shard.media));
   private closed = false;
   private readonly lostListeners: ((routerIds: string[]) => void)[] = [];
   private lostReported = false;
@@ -273,9 +275,9 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     const forPeers = this.shards.filter((s) => !s.recording);
     const withRoom = forPeers.filter((s) => this.placer.hasRoomFor(s.media));
     const fewest = [...withRoom].sort((a, b) => a.peers.size - b.peers.size)[0];
-    const canOpen = forPeers.length < this.placer.placeCount();
     if (this.room.kind === 'webinar') {
-      shard = fewest && (fewest.peers.size < WEBINAR_SHARD_PEERS || !canOpen) ? fewest : await this.openShard();
+      const spread = fewest && (fewest.peers.size < WEBINAR_SHARD_PEERS || forPeers.length >= this.placer.placeCount());
+      shard = spread ? this.viewers.pick(withRoom.map((s) => ({ shard: s, peers: s.peers.size }))) : await this.openShard();
     } else {
       shard = withRoom[0] ?? (await this.openShard());
     }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createWorker, type types } from 'mediasoup';
 import type { Logger } from '../shared/logger';
+import { WorkerCpu } from './worker-cpu';
 
 /** mediasoup's types, for code outside media/ that holds routers, transports, producers and consumers. */
 export type { types as MediasoupTypes } from 'mediasoup';
@@ -158,6 +159,8 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
   private readonly restartsInFlight = new Set<Promise<void>>();
   private readonly stopRestarts = new AbortController();
   private closing: Promise<void> | undefined;
+  /** How busy each slot's worker is (for placing a webinar's viewers). */
+  readonly cpu = new WorkerCpu(() => this.slots.map((slot) => slot.running?.worker.pid ?? null));
 
   private constructor(
     private readonly options: Required<Omit<WorkerPoolOptions, 'announcedAddress' | 'logger'>> &

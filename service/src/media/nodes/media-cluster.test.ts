@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { createLogger } from '../../shared/logger';
 import { freePort } from '../../testing/postgres-server';
 import { waitUntil } from '../../testing/wait';
+import type { MediaShard } from '../media-shard';
 import { MediasoupRoomMedia } from '../mediasoup-room-media';
 import { WorkerPool } from '../worker-pool';
 import { DIAL_BACKOFF_FIRST_MS, DialBackoff, DIAL_BACKOFF_MAX_MS } from './dial-backoff';
@@ -132,6 +133,37 @@ function nodeServer(port: number, nodePool: WorkerPool): ReturnType<typeof start
   });
 }
 
+/**
+ * Runs `test` on a cluster over one local worker and node `id` (one worker, heartbeating `load`, read at every
+ * heartbeat), then closes the shards `test` put in its list and stops everything.
+ */
+async function withLocalAndNode(
+  id: string,
+  load: Partial<NodeRecord['load']>,
+  test: (cluster: MediaCluster, shards: MediaShard[]) => Promise<void>,
+): Promise<void> {
+  const [pool, nodePool] = await localAndNodePools();
+  const port = await freePort();
+  const server = await nodeServer(port, nodePool);
+  const node = new NodeRegistration(
+    redis,
+    () => record(id, `ws://127.0.0.1:${port}`, load),
+    () => undefined,
+  );
+  await node.start();
+  const cluster = await clusterLogging([], pool);
+  const shards: MediaShard[] = [];
+  try {
+    await test(cluster, shards);
+  } finally {
+    for (const shard of shards) shard.close();
+    await node.stop();
+    await cluster.close();
+    await server.close();
+    await Promise.all([pool.close(), nodePool.close()]);
+  }
+}
+
 describe('placement over the nodes and this process’s workers', () => {
   it('places a room on a node before the local workers, falls back to them when the node cannot be reached, and lists every place', async () => {
     const minPort = 20_000 + Math.floor(Math.random() * 9_000);
@@ -211,25 +243,32 @@ describe('placement over the nodes and this process’s workers', () => {
   });
 
   it('opens a webinar’s next router on a worker the room does not use yet: a node’s first, then the local one', async () => {
-    const [pool, nodePool] = await localAndNodePools();
-    const port = await freePort();
-    const server = await nodeServer(port, nodePool);
-    const node = await heartbeating('z-node', port);
-    const cluster = await clusterLogging([], pool);
-    const shards = [];
-    try {
+    await withLocalAndNode('z-node', {}, async (cluster, shards) => {
       shards.push(await cluster.createShard('webinar', []));
       shards.push(await cluster.createShard('webinar', [shards[0]!.place]));
       // Every worker in use: the node again (nodes first), a second router on its worker.
       shards.push(await cluster.createShard('webinar', [shards[0]!.place, shards[1]!.place]));
       expect(shards.map((shard) => shard.place.nodeId)).toEqual(['z-node', 'local', 'z-node']);
-    } finally {
-      for (const shard of shards) shard.close();
-      await node.stop();
-      await cluster.close();
-      await server.close();
-      await Promise.all([pool.close(), nodePool.close()]);
-    }
+    });
+  });
+
+  it('reads how busy a shard’s worker is: a node’s from its heartbeat, this process’s own from /proc', async () => {
+    const workerCpu: NonNullable<NodeRecord['load']['workerCpu']> = { at: 7, shares: [0.42] };
+    await withLocalAndNode('z-busy', { workerCpu }, async (cluster, shards) => {
+      shards.push(await cluster.createShard('webinar', []));
+      shards.push(await cluster.createShard('webinar', [shards[0]!.place]));
+      expect(shards.map((shard) => shard.place.nodeId)).toEqual(['z-busy', 'local']);
+      expect(cluster.cpuOf(shards[0]!)).toEqual({ share: 0.42, at: 7 });
+      workerCpu.shares = [0.5];
+      workerCpu.at = 8;
+      await waitUntil(() => cluster.cpuOf(shards[0]!)?.at === 8, 'the next heartbeat’s reading');
+      expect(cluster.cpuOf(shards[0]!)?.share).toBe(0.5);
+      await waitUntil(() => cluster.cpuOf(shards[1]!) !== undefined, 'a reading of the local worker');
+      expect(cluster.cpuOf(shards[1]!)!.share).toBeLessThan(0.5); // an idle worker
+      workerCpu.shares = [null];
+      workerCpu.at = 9;
+      await waitUntil(() => cluster.cpuOf(shards[0]!) === undefined, 'a node worker that just restarted reads as unknown');
+    });
   });
 
   it('refuses a room when no place has room', async () => {

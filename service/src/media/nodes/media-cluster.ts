@@ -10,10 +10,11 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { LOCAL_NODE_ID, type MediaShard, type ShardPlace, type ShardPlacer } from '../media-shard';
 import { localShardPlacer } from '../mediasoup-room-media';
+import type { CpuReading } from '../webinar-placement';
+import { CpuSampler } from '../worker-cpu';
 import type { WorkerPool } from '../worker-pool';
 import { DialBackoff } from './dial-backoff';
 import { NodeClient } from './node-client';
-import { CpuSampler } from './node-load';
 import { avoidedSlots, chooseNode, hasFreshWorker, hasRoom, type PlacementCandidate } from './node-placement';
 import { HEARTBEAT_MS, NodeDirectory, openRedis, type NodeLoad, type NodeRecord } from './node-registry';
 
@@ -127,6 +128,14 @@ export class MediaCluster implements ShardPlacer {
     return this.candidates()
       .filter((c) => !c.record.draining)
       .reduce((sum, c) => sum + c.record.load.workers, 0);
+  }
+
+  cpuOf(shard: MediaShard): CpuReading | undefined {
+    const { nodeId, slot } = shard.place;
+    if (nodeId === LOCAL_NODE_ID) return this.deps.local?.placer.cpuOf(shard);
+    const workerCpu = this.deps.directory.live().find((record) => record.id === nodeId)?.load.workerCpu;
+    const share = workerCpu?.shares[slot];
+    return workerCpu && typeof share === 'number' ? { share, at: workerCpu.at } : undefined;
   }
 
   /** Every place with its load, this process's workers first. */

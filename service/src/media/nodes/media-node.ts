@@ -9,7 +9,8 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { MediasoupRoomMedia } from '../mediasoup-room-media';
 import { firstExternalIpv4, WorkerPool } from '../worker-pool';
-import { CpuSampler, MediaCounters } from './node-load';
+import { CpuSampler } from '../worker-cpu';
+import { MediaCounters } from './node-load';
 import { NodeRegistration, openRedis, type NodeRecord } from './node-registry';
 import { startControlServer } from './node-server';
 
@@ -70,22 +71,28 @@ export async function startMediaNode(config: MediaNodeConfig, logger: Logger): P
   const cpu = new CpuSampler();
   const startedAt = new Date().toISOString();
   const shards = () => server.channels().reduce((sum, channel) => sum + channel.shardCount(), 0);
-  const record = (): NodeRecord => ({
-    id: config.id,
-    controlUrl,
-    announcedAddress: announced,
-    maxPeers: config.maxPeers,
-    draining,
-    startedAt,
-    load: {
-      workers: pool.runningWorkers(),
-      routers: counters.routers,
-      transports: counters.transports,
-      consumers: counters.consumers,
-      peers: server.channels().reduce((sum, channel) => sum + channel.peerCount(), 0),
-      cpu: cpu.sample(pool.health().flatMap((w) => (w.alive && w.pid ? [w.pid] : []))),
-    },
-  });
+  const record = (): NodeRecord => {
+    const workers = pool.health();
+    const shares = cpu.shares(workers.map((worker) => (worker.alive ? worker.pid : null)));
+    const running = workers.filter((worker) => worker.alive).length;
+    return {
+      id: config.id,
+      controlUrl,
+      announcedAddress: announced,
+      maxPeers: config.maxPeers,
+      draining,
+      startedAt,
+      load: {
+        workers: pool.runningWorkers(),
+        routers: counters.routers,
+        transports: counters.transports,
+        consumers: counters.consumers,
+        peers: server.channels().reduce((sum, channel) => sum + channel.peerCount(), 0),
+        cpu: running > 0 ? shares.reduce<number>((sum, share) => sum + (share ?? 0), 0) / running : 0,
+        workerCpu: { at: Date.now(), shares: shares.map((share) => share ?? null) },
+      },
+    };
+  };
 
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;

@@ -28,6 +28,8 @@ export interface NodeLoad {
   peers: number;
   /** Busy share of the node's worker processes' cores since the last heartbeat, 0..1 (the mean over its workers). */
   cpu: number;
+  /** Each worker's busy share by slot (null: none running or just started), measured at `at` on the node's clock. */
+  workerCpu?: { at: number; shares: (number | null)[] };
 }
 
 /** What a node registers about itself. */
