@@ -379,15 +379,19 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     }
     // A poll that fails (the network gone for a moment) keeps the room shown, in progress, with the error; polling goes
     // on (a failed poll used to empty the list, which stopped it until Refresh).
-    const first = pages[0]!;
-    const breakoutsSection = first.p.getByRole('region', { name: 'Breakout rooms' });
-    await first.p.context().setOffline(true);
-    await breakoutsSection.getByRole('alert').waitFor();
-    expect(await first.room.getByText('in progress', { exact: true }).isVisible()).toBe(true);
-    await first.room.scrollIntoViewIfNeeded();
-    await saveScreenshot(first.p, `dashboard-meeting-breakout-poll-failed-${first.name}`);
-    await first.p.context().setOffline(false);
-    await breakoutsSection.getByRole('alert').waitFor({ state: 'detached' });
+    const sections = pages.map(({ p }) => p.getByRole('region', { name: 'Breakout rooms' }));
+    await Promise.all(pages.map(({ p }) => p.context().setOffline(true)));
+    for (const [i, { p, room, name }] of pages.entries()) {
+      const alert = sections[i]!.getByRole('alert');
+      await alert.waitFor();
+      // Told in a sentence (not the browser's "Failed to fetch"), saying the page goes on trying.
+      expect(await alert.innerText()).toBe('Cannot reach the service. Check your connection; this page retries on its own.');
+      expect(await room.getByText('in progress', { exact: true }).isVisible()).toBe(true);
+      await room.scrollIntoViewIfNeeded();
+      await saveScreenshot(p, `dashboard-meeting-breakout-poll-failed-${name}`);
+    }
+    await Promise.all(pages.map(({ p }) => p.context().setOffline(false)));
+    for (const section of sections) await section.getByRole('alert').waitFor({ state: 'detached' });
     // The job runs and fails: both pages show it on their own.
     for (const { p, room, name } of pages) {
       await room.getByText('failed', { exact: true }).waitFor({ timeout: 45_000 });

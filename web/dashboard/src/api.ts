@@ -17,6 +17,13 @@ export class ApiError extends Error {
   }
 }
 
+/** The service could not be reached: fetch failed before any answer (offline, DNS, connection refused or reset). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('Cannot reach the service', { cause });
+  }
+}
+
 let csrfToken = '';
 let onSignedOut: () => void = () => undefined;
 
@@ -40,12 +47,15 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     headers,
     credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err: unknown) => {
+    // Browsers word it each their own way ("Failed to fetch", "NetworkError when attempting to fetch resource.").
+    throw new NetworkError(err);
   });
   if (res.status === 204) return undefined as T;
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/sign-in')) onSignedOut();
-    const detail = String(data?.detail ?? res.statusText);
+    const detail = String(data?.detail ?? data?.title ?? res.statusText);
     const fields = Array.isArray(data?.errors)
       ? (data.errors as FieldProblem[])
       : typeof data?.param === 'string'

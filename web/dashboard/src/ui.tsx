@@ -11,7 +11,7 @@ import {
   type ButtonHTMLAttributes,
   type ReactNode,
 } from 'react';
-import { ApiError } from './api';
+import { ApiError, NetworkError } from './api';
 
 /** The state of a value loaded from the API. */
 export interface Loaded<T> {
@@ -21,12 +21,19 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
+/** Polling of a loaded value: every `ms` while `active(data)` holds for the data shown. */
+export interface PollWhile<T> {
+  ms: number;
+  active: (data: T | undefined) => boolean;
+}
+
 /**
- * Loads `load()` now and whenever `deps` change; `reload()` loads again. A failed reload (a poll tick, Refresh) keeps
- * the data already shown next to its error; a failed load after `deps` changed drops it (it was of something else).
+ * Loads `load()` now and whenever `deps` change; `reload()` loads again; with `poll`, loads again every `poll.ms`
+ * while `poll.active(data)`. A failed reload (a poll tick, Refresh) keeps the data already shown next to its error; a
+ * failed load after `deps` changed drops it (it was of something else).
  */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], poll?: PollWhile<T>): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; failure?: { err: unknown }; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   const loadedTick = useRef(tick);
   useEffect(() => {
@@ -36,18 +43,22 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     setState((s) => ({ ...s, loading: true }));
     load().then(
       (data) => live && setState({ data, loading: false }),
-      (err: unknown) => live && setState((s) => ({ data: reloading ? s.data : undefined, error: messageOf(err), loading: false })),
+      (err: unknown) => live && setState((s) => ({ data: reloading ? s.data : undefined, failure: { err }, loading: false })),
     );
     return () => {
       live = false;
     };
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload } as Loaded<T>;
+  const polling = Boolean(poll?.active(state.data));
+  usePoll(reload, poll?.ms ?? 0, polling);
+  // Worded when shown: whether the page retries on its own depends on the data still shown.
+  const error = state.failure && messageOf(state.failure.err, polling ? 'polls' : 'reload');
+  return { data: state.data, error, loading: state.loading, reload };
 }
 
 /** Calls `tick` every `ms` while `active` and the page is visible, and once when the page becomes visible again; stops when `active` turns false or the component goes (the page is left). */
-export function usePoll(tick: () => void, ms: number, active: boolean): void {
+function usePoll(tick: () => void, ms: number, active: boolean): void {
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => document.visibilityState === 'visible' && tick(), ms);
@@ -80,9 +91,19 @@ export function useAction(): { pending: boolean; error: string | undefined; run:
   return { pending, error, run };
 }
 
-/** A readable message for an error. */
-export function messageOf(err: unknown): string {
+/** What follows a failed request, which a network failure's message tells the reader: an action is tried again by hand (`again`), a page that polls retries on its own (`polls`), a load that does not poll comes back when the page is reloaded (`reload`). */
+export type AfterFailure = 'again' | 'polls' | 'reload';
+
+const CANNOT_REACH: Record<AfterFailure, string> = {
+  again: 'Cannot reach the service. Check your connection and try again.',
+  polls: 'Cannot reach the service. Check your connection; this page retries on its own.',
+  reload: 'Cannot reach the service. Check your connection, then reload the page.',
+};
+
+/** A readable message for an error: the API's own words for a problem+json answer, a sentence for a network failure (never the browser's wording). */
+export function messageOf(err: unknown, after: AfterFailure = 'again'): string {
   if (err instanceof ApiError) return err.detail;
+  if (err instanceof NetworkError) return CANNOT_REACH[after];
   return err instanceof Error ? err.message : String(err);
 }
 

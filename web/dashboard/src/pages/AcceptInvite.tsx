@@ -30,7 +30,7 @@ export function AcceptInvite({ onAccepted }: { onAccepted: () => void }) {
       setProblem('This page needs the whole invitation link, with its #token=… part; ask whoever invited you for the link again.');
       return;
     }
-    api<Preview>('POST', '/invites/preview', { token }).then(setPreview, (err: unknown) => setProblem(messageOf(err)));
+    api<Preview>('POST', '/invites/preview', { token }).then(setPreview, (err: unknown) => setProblem(messageOf(err, 'reload')));
   }, [token]);
 
   return (

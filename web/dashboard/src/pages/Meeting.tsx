@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, listAll, type Session } from '../api';
 import type { Meeting, Recording } from '../api-types';
 import { Link } from '../router';
-import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, usePoll, when } from '../ui';
+import { Badge, Button, ConfirmButton, copyText, ErrorNotice, Section, useAction, useLoad, when } from '../ui';
 import { Embedding } from './MeetingEmbedding';
 import { Participants, Recordings, Registrations } from './MeetingLists';
 import { MeetingPolls } from './MeetingPolls';
@@ -13,17 +13,19 @@ import { joinAsHost, MeetingForm, StartTimes } from './Meetings';
 
 /** A meeting's page: its facts and actions, participants, recordings, transcript, summary and registrations. */
 export function MeetingPage({ id, session }: { id: string; session: Session }) {
-  const meeting = useLoad(() => api<Meeting>('GET', `/v1/meetings/${encodeURIComponent(id)}`), [id]);
-  const processing = useLoad(() => api<Processing>('GET', `/meetings/${encodeURIComponent(id)}/processing`), [id]);
+  // A meeting goes live when someone joins and ends when the room empties: keep the status shown current.
+  const meeting = useLoad(() => api<Meeting>('GET', `/v1/meetings/${encodeURIComponent(id)}`), [id], {
+    ms: 10_000,
+    active: (m) => m?.status === 'scheduled' || m?.status === 'live',
+  });
+  const processing = useLoad(() => api<Processing>('GET', `/meetings/${encodeURIComponent(id)}/processing`), [id], {
+    ms: 3_000,
+    active: (p) => Boolean(p && [p.transcript, p.summary].some((s) => s.status === 'pending' || s.status === 'running')),
+  });
   // Every recording of the meeting, all pages, loaded once for the Recordings section and the breakout rooms.
   const recordings = useLoad(() => listAll<Recording>(`/v1/meetings/${encodeURIComponent(id)}/recordings`), [id]);
   const [editing, setEditing] = useState(false);
   const m = meeting.data;
-  // A meeting goes live when someone joins and ends when the room empties: keep the status shown current.
-  usePoll(meeting.reload, 10_000, m?.status === 'scheduled' || m?.status === 'live');
-  const busy =
-    processing.data && [processing.data.transcript, processing.data.summary].some((p) => p.status === 'pending' || p.status === 'running');
-  usePoll(processing.reload, 3_000, Boolean(busy));
   // A failed poll keeps the meeting shown (and polled) with the error above it; only a failed first load has nothing else to show.
   if (!m) return meeting.error ? <ErrorNotice error={meeting.error} /> : <p className="loading">Loading…</p>;
   return (

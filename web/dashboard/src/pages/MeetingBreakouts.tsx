@@ -2,7 +2,7 @@ import './meeting-polls.css';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import type { BreakoutRoom, Recording, Transcript } from '../api-types';
-import { Badge, Button, ErrorNotice, Section, useLoad, usePoll, type Loaded } from '../ui';
+import { Badge, Button, ErrorNotice, Section, useLoad, type Loaded } from '../ui';
 import { RecordingItem } from './MeetingLists';
 import { TranscriptText } from './MeetingProcessing';
 
@@ -15,18 +15,14 @@ const TRANSCRIPT_TONE = { processing: 'info', ready: 'ok', failed: 'bad' } as co
  * `recordings`, the meeting's, which the page loads once) and transcript, followed every 3 s while one is in progress.
  */
 export function MeetingBreakouts({ meetingId, live, recordings }: { meetingId: string; live: boolean; recordings: Loaded<Recording[]> }) {
+  // As the meeting's own transcript: polled while being made, until it is ready or failed (or the page is left); a
+  // failed poll keeps the rooms shown, so polling goes on.
   const list = useLoad(
     () => api<{ data: BreakoutRoom[] }>('GET', `/v1/meetings/${encodeURIComponent(meetingId)}/breakout-rooms`),
     [meetingId],
+    { ms: 3_000, active: (d) => Boolean(d?.data.some((room) => room.transcript?.status === 'processing')) },
   );
   const rooms = list.data?.data ?? [];
-  // As the meeting's own transcript: polled while being made, until it is ready or failed (or the page is left); a
-  // failed poll keeps the rooms shown, so polling goes on.
-  usePoll(
-    list.reload,
-    3_000,
-    rooms.some((room) => room.transcript?.status === 'processing'),
-  );
   // A room's recording made since the page loaded the meeting's recordings: they load again (once per such change).
   const loaded = recordings.data;
   const unseen = loaded !== undefined && rooms.some((room) => room.recording_ids.some((id) => !loaded.some((r) => r.id === id)));
