@@ -62,4 +62,32 @@ describe('dashboard: Project tables without row-level security are marked, and "
     await screenshot(page, 'dashboard-project-rls-enabled-desktop-light');
     expect(dash.cspViolations).toEqual([]);
   });
+
+  it('a Refresh that cannot reach the service keeps the page shown with one sentence above it (not the browser\'s "Failed to fetch")', async () => {
+    const head = page.locator('.page-head + [role="alert"]');
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await head.waitFor();
+    expect(await head.innerText()).toBe('Cannot reach the service. Check your connection, then reload the page.');
+    // The tables, the IDE and the keys stay, and the one error is not repeated in the Tables section.
+    expect(await row().getByText('RLS enabled').isVisible()).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'anon key' }).inputValue()).not.toBe('');
+    expect(await page.getByRole('region', { name: 'Tables' }).getByRole('alert').count()).toBe(0);
+    expect(await page.getByRole('alert').filter({ hasText: 'Cannot reach the service' }).count()).toBe(1);
+    expect(await page.getByText(/Failed to fetch/).count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshot(page, 'dashboard-project-offline-desktop-light');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await head.waitFor();
+    await screenshot(page, 'dashboard-project-offline-phone-dark');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await head.waitFor({ state: 'detached' });
+    await row().getByText('RLS enabled').waitFor();
+  });
 });

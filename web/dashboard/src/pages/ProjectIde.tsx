@@ -3,8 +3,8 @@ import 'graphiql/style.css';
 import { useGraphiQL, type GraphiQLPlugin } from '@graphiql/react';
 import { GraphiQL, type GraphiQLProps } from 'graphiql';
 import { useMemo, useState } from 'react';
-import { api, type Session } from '../api';
-import { Badge, Button, CopyField, ErrorNotice, Section, Table, useAction, useLoad } from '../ui';
+import { api, NetworkError, type Session } from '../api';
+import { Badge, Button, CopyField, ErrorNotice, messageOf, Section, Table, useAction, useLoad } from '../ui';
 import { collectionsOf } from './collections';
 
 interface ProjectInfo {
@@ -69,19 +69,40 @@ export default function ProjectIde(_props: { session: Session }) {
     return async (params) => {
       const headers: Record<string, string> = { 'content-type': 'application/json', apikey: apikey ?? '' };
       if (choice === 'user' && userToken) headers.authorization = `Bearer ${userToken}`;
-      const res = await fetch('/project/graphql/v1', { method: 'POST', headers, body: JSON.stringify(params) });
-      return res.json();
+      try {
+        const res = await fetch('/project/graphql/v1', { method: 'POST', headers, body: JSON.stringify(params) });
+        return await res.json();
+      } catch (err) {
+        // Shown in the response pane as GraphQL errors are, worded as the dashboard's own (not the browser's).
+        return { errors: [{ message: messageOf(err instanceof TypeError ? new NetworkError(err) : err) }] };
+      }
     };
   }, [choice, info, userToken]);
 
-  if (project.error) return <ErrorNotice error={project.error} />;
-  if (!info) return <p className="loading">Loading…</p>;
+  // A failed Refresh keeps the page shown with the error above it; only a failed first load has nothing else to show.
+  if (!info) return project.error ? <ErrorNotice error={project.error} /> : <p className="loading">Loading…</p>;
   return (
     <>
       <div className="page-head">
         <h1>Project</h1>
+        <Button
+          disabled={project.loading || tables.loading}
+          onClick={() => {
+            project.reload();
+            tables.reload();
+          }}
+        >
+          Refresh
+        </Button>
       </div>
-      <TablesSection tables={tables.data?.data} error={tables.error} onChange={tables.reload} />
+      <ErrorNotice error={project.error} />
+      {/* Refresh offline fails both loads alike: their one error shows once, above. */}
+      <TablesSection
+        tables={tables.data?.data}
+        error={tables.error}
+        errorShownAbove={tables.error === project.error}
+        onChange={tables.reload}
+      />
       <Section title="GraphQL IDE">
         <div className="ide-bar">
           <label>
@@ -141,12 +162,22 @@ export default function ProjectIde(_props: { session: Session }) {
 }
 
 /** The public tables with their row-level security, and "Enable RLS" for a table the anon key can read and write. */
-function TablesSection({ tables, error, onChange }: { tables: TableRls[] | undefined; error: string | undefined; onChange: () => void }) {
+function TablesSection({
+  tables,
+  error,
+  errorShownAbove,
+  onChange,
+}: {
+  tables: TableRls[] | undefined;
+  error: string | undefined;
+  errorShownAbove: boolean;
+  onChange: () => void;
+}) {
   const enable = useAction();
   const open = tables?.filter((t) => !t.rls_enabled) ?? [];
   return (
     <Section title="Tables" id="project-tables">
-      <ErrorNotice error={error ?? enable.error} />
+      <ErrorNotice error={(errorShownAbove ? undefined : error) ?? enable.error} />
       {open.length > 0 && (
         <p className="notice notice-warn" role="status">
           {open.length === 1 ? '1 table has' : `${open.length} tables have`} row-level security disabled: anyone with the anon key (public,
