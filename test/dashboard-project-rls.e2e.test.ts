@@ -84,6 +84,12 @@ describe('dashboard: Project tables without row-level security are marked, and "
     await screenshot(page, 'dashboard-project-offline-phone-dark');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
+    // A query the IDE cannot send answers as GraphQL errors do, in the same words.
+    await page.getByRole('button', { name: 'todosCollection' }).click();
+    await page.getByRole('button', { name: /Execute query/ }).click();
+    const response = page.locator('.graphiql-response');
+    await response.getByText('Cannot reach the service. Check your connection and try again.').waitFor();
+    expect(await response.innerText()).not.toMatch(/Failed to fetch|TypeError/);
 
     await page.context().setOffline(false);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
