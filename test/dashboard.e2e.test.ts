@@ -209,6 +209,29 @@ describe('dashboard: signing in and Settings > Developers, in Chromium against t
     await screenshot(p, 'dashboard-developers-phone-deliveries');
     await phone.close();
   });
+
+  it('says the service cannot be reached (no sign-in form, no "Failed to fetch") when the session cannot be asked for, and Try again goes on', async () => {
+    for (const variant of [
+      { name: 'desktop-light', viewport: { width: 1280, height: 800 }, colorScheme: 'light' },
+      { name: 'phone-dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' },
+    ] as const) {
+      const ctx = await browser.newContext({ viewport: variant.viewport, colorScheme: variant.colorScheme });
+      await ctx.addCookies(await context.cookies());
+      const p = await ctx.newPage();
+      // The page loads; the service then refuses the connection for the session (as when it has just stopped).
+      await p.route('**/dashboard/api/session', (route) => route.abort('connectionrefused'));
+      await p.goto(`${svc.url}/meetings`);
+      const alert = p.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe('Cannot reach the service. Check your connection and try again.');
+      expect(await p.getByRole('heading', { name: 'Sign in to svc' }).count()).toBe(0);
+      await screenshot(p, `dashboard-unreachable-${variant.name}`);
+      await p.unroute('**/dashboard/api/session');
+      await p.getByRole('button', { name: 'Try again' }).click();
+      await p.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
+      await ctx.close();
+    }
+  });
 });
 
 describe('dashboard session expiry', () => {

@@ -1,6 +1,6 @@
 import { StrictMode, Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { api, setCsrfToken, whenSignedOut, type Session } from './api';
+import { api, NetworkError, setCsrfToken, whenSignedOut, type Session } from './api';
 import { Link, navigate, useLocation } from './router';
 import { Developers } from './pages/Developers';
 import { Integrations } from './pages/Integrations';
@@ -9,7 +9,7 @@ import { Meetings } from './pages/Meetings';
 import { SignIn } from './pages/SignIn';
 import { AcceptInvite } from './pages/AcceptInvite';
 import { Team } from './pages/Team';
-import { Badge, Button } from './ui';
+import { Badge, Button, ErrorNotice, messageOf } from './ui';
 import './styles.css';
 import './team.css';
 
@@ -27,13 +27,16 @@ const NAV = [
 function App() {
   const { path } = useLocation();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
+  // The session could not be asked for (the service unreachable): not signed out, so no sign-in form.
+  const [unreachable, setUnreachable] = useState<string>();
   const load = useCallback(() => {
+    setUnreachable(undefined);
     api<Session>('GET', '/session').then(
       (s) => {
         setCsrfToken(s.csrf_token);
         setSession(s);
       },
-      () => setSession(null),
+      (err: unknown) => (err instanceof NetworkError ? setUnreachable(messageOf(err)) : setSession(null)),
     );
   }, []);
   useEffect(() => {
@@ -49,6 +52,16 @@ function App() {
           load();
         }}
       />
+    );
+  }
+  if (session === undefined && unreachable) {
+    return (
+      <main id="main">
+        <ErrorNotice error={unreachable} />
+        <Button variant="primary" onClick={load}>
+          Try again
+        </Button>
+      </main>
     );
   }
   if (session === undefined) return <p className="loading">Loading…</p>;
