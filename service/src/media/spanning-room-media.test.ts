@@ -194,6 +194,24 @@ describe('a room spanning two workers (real mediasoup)', () => {
     expect(home! + next!).toBe(90);
   });
 
+  it('opens a webinar’s next router on a free worker when the router its viewers would go to is full, though another is busy and small', async () => {
+    const three = await WorkerPool.start({ workers: 3, ...someRange(30), listenIp: '127.0.0.1', logLevel: 'error' });
+    cleanups.push(() => void three.close());
+    // The second router's worker is busy with another room (0.8 of a core with 10 of ours): our viewers avoid it.
+    let reads = 0;
+    const shards: MediaShard[] = [];
+    const placer: ShardPlacer = {
+      ...localShardPlacer(three),
+      cpuOf: (shard) => {
+        if (!shards.includes(shard)) shards.push(shard);
+        return { share: shards[1] === shard ? 0.8 : 0.01 * shard.peerCount(), at: ++reads };
+      },
+    };
+    const webinar = track(await SpanningRoomMedia.create(placer, 'm-third-router', { kind: 'webinar' }));
+    for (let i = 0; i < 60; i++) await webinar.createPlainTransport(`peer-${i}`, 'recv', '127.0.0.1');
+    expect(webinar.peersPerShard()).toEqual([WEBINAR_SHARD_PEERS, 10, 25]);
+  });
+
   it('gets the room kind from RoomsService: a webinar room spreads, a meeting room does not', async () => {
     await until(() => pool.health().every((w) => w.alive), 'both workers running (one was killed above)');
     const t = await startTestServer();

@@ -7,9 +7,9 @@
  *
  * Placement: a meeting stays on its home shard while the home's place has room (local workers have no cap,
  * so without media nodes a meeting is one router, as before); a full place sends new peers to the next shard
- * with room, opened when none has. A webinar spreads its peers over every place: once its shard with the fewest
- * peers has WEBINAR_SHARD_PEERS, a shard on a place the room does not use yet is opened for the next (while one
- * exists); otherwise the peer goes to the shard whose worker has the most CPU left (webinar-placement.ts).
+ * with room, opened when none has. A webinar spreads its peers over every place: a new peer goes to the shard whose
+ * worker has the most CPU left (webinar-placement.ts), and once that shard has WEBINAR_SHARD_PEERS peers a shard on
+ * a place the room does not use yet is opened for it instead (while one exists).
  */
 import { EventEmitter } from 'node:events';
 import type {
@@ -31,7 +31,7 @@ import { closeFarEnds, connectPipe } from './shard-pipes';
 import { WebinarBalancer } from './webinar-placement';
 
 /**
- * A webinar opens a shard on a new place once its least-loaded shard has this many peers. Measured with
+ * A webinar opens a shard on a new place once the shard its next peer would go to has this many peers. Measured with
  * bench/media/webinar-cores.bench.ts: a second router costs 2-5 % of a core (its worker wakes for every incoming
  * packet, and the piped copy), i.e. the forwarding of 4-10 viewers of a 1,000 pkt/s stream, and from about 50
  * viewers on two routers cost per packet what one does. Opening it at 25 keeps small webinars on one core and
@@ -274,15 +274,15 @@ export class SpanningRoomMedia extends EventEmitter<RoomMediaEvents> implements 
     if (shard) return shard;
     const forPeers = this.shards.filter((s) => !s.recording);
     const withRoom = forPeers.filter((s) => this.placer.hasRoomFor(s.media));
-    const fewest = [...withRoom].sort((a, b) => a.peers.size - b.peers.size)[0];
     if (this.room.kind === 'webinar') {
-      const spread = fewest && (fewest.peers.size < WEBINAR_SHARD_PEERS || forPeers.length >= this.placer.placeCount());
-      shard = spread ? this.viewers.pick(withRoom.map((s) => ({ shard: s, peers: s.peers.size }))) : await this.openShard();
+      const next = this.viewers.pick(withRoom.map((s) => ({ shard: s, peers: s.peers.size })));
+      const canOpen = forPeers.length < this.placer.placeCount();
+      shard = next && (next.peers.size < WEBINAR_SHARD_PEERS || !canOpen) ? next : ((await this.openShard()) ?? next);
     } else {
       shard = withRoom[0] ?? (await this.openShard());
     }
     // No place could take a new shard: the least-loaded shard takes the peer over its cap rather than refusing it.
-    shard ??= fewest ?? [...forPeers].sort((a, b) => a.peers.size - b.peers.size)[0]!;
+    shard ??= [...forPeers].sort((a, b) => a.peers.size - b.peers.size)[0]!;
     shard.peers.add(peerId);
     this.peerShards.set(peerId, shard);
     return shard;

@@ -40,6 +40,15 @@ describe('a webinar’s next viewer', () => {
     expect(place(balancerOver({ a: { share: 0.19, at: 1 }, b: { share: 0.01, at: 1 } }), [a, b], 10)).toEqual({ a: 25, b: 25 });
   });
 
+  it('costs a nearly idle worker’s viewers as on the cheapest busy one: a reading of 0 does not draw every viewer', () => {
+    const busy = { name: 'busy', peers: 30 };
+    const idle = { name: 'idle', peers: 30 };
+    expect(place(balancerOver({ busy: { share: 0.3, at: 1 }, idle: { share: 0, at: 1 } }), [busy, idle], 20)).toEqual({
+      busy: 40,
+      idle: 40,
+    });
+  });
+
   it('gives more viewers to the worker with CPU left, until both are predicted equally busy', () => {
     // Same viewers, but one core is slower (or also carries another room): 0.02 vs 0.015 of a core per viewer.
     const slow = { name: 'slow', peers: 40 };

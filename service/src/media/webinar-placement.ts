@@ -5,7 +5,9 @@
  * goes where the worker's CPU after one more viewer is predicted lowest, taking the cost of one viewer as the
  * worker's busy share over the room's peers on it when it was measured. Until every router has a reading over
  * enough peers (a new router, a worker not measured yet), and while no worker is busy enough for the split to
- * matter (an idle worker's reading is mostly noise), viewers are split by count.
+ * matter, viewers are split by count; a nearly idle worker's viewers are costed as on the cheapest busy worker (its
+ * own reading is mostly noise). The worker's whole load is charged to the room's viewers on it, other rooms' included:
+ * a shared worker looks dearer than it is, which errs on the safe side.
  */
 
 /** A worker's busy share of its core (0..1) over its last sampling interval, and when that interval ended (ms). */
@@ -37,8 +39,12 @@ export class WebinarBalancer<S extends object> {
   pick(routers: readonly WebinarRouter<S>[]): S | undefined {
     const byCount = [...routers].sort((a, b) => a.peers - b.peers);
     const costs = byCount.map((router) => this.cost(router));
-    if (costs.some((cost) => cost === undefined) || costs.every((cost) => cost!.share < BUSY_SHARE)) return byCount[0]?.shard;
-    const predicted = byCount.map((router, i) => costs[i]!.perPeer * (router.peers + 1));
+    const busy = costs.filter((cost) => cost !== undefined && cost.share >= BUSY_SHARE);
+    if (costs.some((cost) => cost === undefined) || busy.length === 0) return byCount[0]?.shard;
+    // A nearly idle worker's reading is mostly noise (0 would draw every viewer): its viewers cost what they cost on the
+    // cheapest busy worker (the others may carry other rooms).
+    const idleCost = Math.min(...busy.map((cost) => cost!.perPeer));
+    const predicted = byCount.map((router, i) => (costs[i]!.share >= BUSY_SHARE ? costs[i]!.perPeer : idleCost) * (router.peers + 1));
     return byCount[predicted.indexOf(Math.min(...predicted))]?.shard;
   }
 

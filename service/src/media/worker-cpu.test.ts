@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { waitUntil } from '../testing/wait';
-import { CpuSampler, processCpuSeconds, WORKER_CPU_INTERVAL_MS, WorkerCpu } from './worker-cpu';
+import { CpuSampler, processCpuSeconds, WORKER_CPU_INTERVAL_MS, WORKER_CPU_STALE_MS, WorkerCpu } from './worker-cpu';
 
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
@@ -53,6 +53,15 @@ describe('the CPU of worker processes', () => {
     pid = 12;
     now += WORKER_CPU_INTERVAL_MS;
     expect(cpu.of(0)).toBeUndefined();
+    now += WORKER_CPU_INTERVAL_MS;
+    used.set(12, 0.25);
+    expect(cpu.of(0)).toEqual({ share: 0.25, at: now });
+    // Nothing read it for a long while: that long average is no reading; the next interval is.
+    now += WORKER_CPU_STALE_MS + 1;
+    expect(cpu.of(0)).toBeUndefined();
+    now += WORKER_CPU_INTERVAL_MS;
+    used.set(12, 1.25);
+    expect(cpu.of(0)).toEqual({ share: 1, at: now });
   });
 
   it('gives a node’s mean over its processes, counting one seen for the first time as idle', () => {

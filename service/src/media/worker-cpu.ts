@@ -57,6 +57,9 @@ export class CpuSampler {
 /** Sampling more often than this measures /proc's 10 ms ticks more than the work. */
 export const WORKER_CPU_INTERVAL_MS = 1000;
 
+/** A sample after a longer gap than this only starts the next interval: its average would say little about now. */
+export const WORKER_CPU_STALE_MS = 10_000;
+
 /** Each worker's reading by slot, sampled when read at least WORKER_CPU_INTERVAL_MS after the previous sample. */
 export class WorkerCpu {
   private readonly sampler: CpuSampler;
@@ -76,8 +79,9 @@ export class WorkerCpu {
   of(slot: number): CpuReading | undefined {
     const at = this.now();
     if (at - this.sampledAt >= WORKER_CPU_INTERVAL_MS) {
+      const stale = at - this.sampledAt > WORKER_CPU_STALE_MS;
       this.sampledAt = at;
-      this.readings = this.sampler.shares(this.pids()).map((share) => (share === undefined ? undefined : { share, at }));
+      this.readings = this.sampler.shares(this.pids()).map((share) => (share === undefined || stale ? undefined : { share, at }));
     }
     return this.readings[slot];
   }
