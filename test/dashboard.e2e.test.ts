@@ -231,6 +231,16 @@ describe('dashboard: signing in and Settings > Developers, in Chromium against t
       await p.getByRole('heading', { name: 'Meetings', exact: true }).waitFor();
       await ctx.close();
     }
+    // A reverse proxy in front of a stopped service answers 502 with a page of its own: the same sentence, no sign-in form.
+    const p = await context.newPage();
+    await p.route('**/dashboard/api/session', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }),
+    );
+    await p.goto(`${svc.url}/meetings`);
+    await p.getByRole('alert').waitFor();
+    expect(await p.getByRole('alert').innerText()).toBe('Cannot reach the service. Check your connection and try again.');
+    expect(await p.getByRole('heading', { name: 'Sign in to svc' }).count()).toBe(0);
+    await p.close();
   });
 });
 

@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The service could not be reached: fetch failed before any answer (offline, DNS, connection refused or reset). */
+/** The service could not be reached: fetch failed before any answer (offline, DNS, refused, reset), or a proxy in front answered 502-504. */
 export class NetworkError extends Error {
   constructor(cause: unknown) {
     super('Cannot reach the service', { cause });
@@ -53,6 +53,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   });
   if (res.status === 204) return undefined as T;
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  // A reverse proxy's own error page (no problem+json): the service behind it is not answering.
+  if (data === null && [502, 503, 504].includes(res.status)) throw new NetworkError(new Error(`${res.status} ${res.statusText}`));
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/sign-in')) onSignedOut();
     const detail = String(data?.detail ?? data?.title ?? res.statusText);

@@ -1,6 +1,6 @@
 import { StrictMode, Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { api, NetworkError, setCsrfToken, whenSignedOut, type Session } from './api';
+import { api, ApiError, setCsrfToken, whenSignedOut, type Session } from './api';
 import { Link, navigate, useLocation } from './router';
 import { Developers } from './pages/Developers';
 import { Integrations } from './pages/Integrations';
@@ -27,7 +27,8 @@ const NAV = [
 function App() {
   const { path } = useLocation();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
-  // The session could not be asked for (the service unreachable): not signed out, so no sign-in form.
+  // The session could not be asked for (the service unreachable, or a proxy's 502 in front of a stopped one): not signed
+  // out, so no sign-in form. Only a 401 means signed out.
   const [unreachable, setUnreachable] = useState<string>();
   const load = useCallback(() => {
     setUnreachable(undefined);
@@ -36,7 +37,7 @@ function App() {
         setCsrfToken(s.csrf_token);
         setSession(s);
       },
-      (err: unknown) => (err instanceof NetworkError ? setUnreachable(messageOf(err)) : setSession(null)),
+      (err: unknown) => (err instanceof ApiError && err.status === 401 ? setSession(null) : setUnreachable(messageOf(err))),
     );
   }, []);
   useEffect(() => {
@@ -54,7 +55,7 @@ function App() {
       />
     );
   }
-  if (session === undefined && unreachable) {
+  if (unreachable) {
     return (
       <main id="main">
         <ErrorNotice error={unreachable} />
