@@ -24,6 +24,19 @@ function onePeerPerShard(placer: ShardPlacer): ShardPlacer {
   return { ...placer, hasRoomFor: (shard: MediaShard) => shard.peerCount() < 1 };
 }
 
+/** `pool`'s places with scripted CPU readings, a new one at every read: `share(n, peers)` for the room's n-th shard. */
+function withReadings(pool: WorkerPool, share: (index: number, peers: number) => number): ShardPlacer {
+  let reads = 0;
+  const shards: MediaShard[] = [];
+  return {
+    ...localShardPlacer(pool),
+    cpuOf: (shard) => {
+      if (!shards.includes(shard)) shards.push(shard);
+      return { share: share(shards.indexOf(shard), shard.peerCount()), at: ++reads };
+    },
+  };
+}
+
 let pool: WorkerPool;
 const cleanups: (() => void)[] = [];
 
@@ -175,16 +188,8 @@ describe('a room spanning two workers (real mediasoup)', () => {
   it('gives a webinar’s viewers to the worker with CPU left: twice as many where a viewer costs half', async () => {
     await until(() => pool.health().every((w) => w.alive), 'both workers running (one was killed above)');
     // The readings the home shard's worker on a slower core (2 % of a core per peer) and the next one's on a faster
-    // core (1 %) would give, a new one at every read.
-    let reads = 0;
-    const shards: MediaShard[] = [];
-    const placer: ShardPlacer = {
-      ...localShardPlacer(pool),
-      cpuOf: (shard) => {
-        if (!shards.includes(shard)) shards.push(shard);
-        return { share: (shards[0] === shard ? 0.02 : 0.01) * shard.peerCount(), at: ++reads };
-      },
-    };
+    // core (1 %) would give.
+    const placer = withReadings(pool, (index, peers) => (index === 0 ? 0.02 : 0.01) * peers);
     const webinar = track(await SpanningRoomMedia.create(placer, 'm-cpu-webinar', { kind: 'webinar' }));
     await send(webinar, 'host', 5_555);
     for (let i = 0; i < 89; i++) await webinar.createPlainTransport(`viewer-${i}`, 'recv', '127.0.0.1');
@@ -198,15 +203,7 @@ describe('a room spanning two workers (real mediasoup)', () => {
     const three = await WorkerPool.start({ workers: 3, ...someRange(30), listenIp: '127.0.0.1', logLevel: 'error' });
     cleanups.push(() => void three.close());
     // The second router's worker is busy with another room (0.8 of a core with 10 of ours): our viewers avoid it.
-    let reads = 0;
-    const shards: MediaShard[] = [];
-    const placer: ShardPlacer = {
-      ...localShardPlacer(three),
-      cpuOf: (shard) => {
-        if (!shards.includes(shard)) shards.push(shard);
-        return { share: shards[1] === shard ? 0.8 : 0.01 * shard.peerCount(), at: ++reads };
-      },
-    };
+    const placer = withReadings(three, (index, peers) => (index === 1 ? 0.8 : 0.01 * peers));
     const webinar = track(await SpanningRoomMedia.create(placer, 'm-third-router', { kind: 'webinar' }));
     for (let i = 0; i < 60; i++) await webinar.createPlainTransport(`peer-${i}`, 'recv', '127.0.0.1');
     expect(webinar.peersPerShard()).toEqual([WEBINAR_SHARD_PEERS, 10, 25]);
