@@ -44,6 +44,7 @@ describe('the CPU of worker processes', () => {
     now = WORKER_CPU_INTERVAL_MS;
     used.set(11, 0.5);
     expect(cpu.of(0)).toEqual({ share: 0.5, at: WORKER_CPU_INTERVAL_MS });
+    expect(cpu.mean()).toBe(0.5);
     now += WORKER_CPU_INTERVAL_MS - 1;
     used.set(11, 5);
     expect(cpu.of(0)).toEqual({ share: 0.5, at: WORKER_CPU_INTERVAL_MS });

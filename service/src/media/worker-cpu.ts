@@ -85,4 +85,10 @@ export class WorkerCpu {
     }
     return this.readings[slot];
   }
+
+  /** The mean share over the slots with a worker (0 for one not measured yet), as a node's `cpu` load. */
+  mean(): number {
+    const running = this.pids().flatMap((pid, slot) => (pid === null ? [] : [this.of(slot)?.share ?? 0]));
+    return running.length > 0 ? running.reduce((sum, share) => sum + share, 0) / running.length : 0;
+  }
 }

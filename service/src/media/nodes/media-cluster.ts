@@ -11,7 +11,6 @@ import type { Logger } from '../../shared/logger';
 import { LOCAL_NODE_ID, type MediaShard, type ShardPlace, type ShardPlacer } from '../media-shard';
 import { localShardPlacer } from '../mediasoup-room-media';
 import type { CpuReading } from '../webinar-placement';
-import { CpuSampler } from '../worker-cpu';
 import type { WorkerPool } from '../worker-pool';
 import { DialBackoff } from './dial-backoff';
 import { NodeClient } from './node-client';
@@ -52,8 +51,6 @@ export class MediaCluster implements ShardPlacer {
   /** The clients whose control channel is established. */
   private readonly settled = new Map<string, NodeClient>();
   private readonly recent = new Map<string, number>();
-  private readonly cpu = new CpuSampler();
-  private localCpu = 0;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private redisDown = false;
@@ -179,7 +176,7 @@ export class MediaCluster implements ShardPlacer {
     if (!local) return undefined;
     const workers = local.pool.runningWorkers();
     if (workers === 0) return undefined;
-    const load: NodeLoad = { workers, routers: 0, transports: 0, consumers: 0, peers: 0, cpu: this.localCpu };
+    const load: NodeLoad = { workers, routers: 0, transports: 0, consumers: 0, peers: 0, cpu: local.pool.cpu.mean() };
     return { id: LOCAL_NODE_ID, controlUrl: '', announcedAddress: '', maxPeers: null, draining: false, startedAt: '', load };
   }
 
@@ -227,8 +224,6 @@ export class MediaCluster implements ShardPlacer {
   }
 
   private async refresh(): Promise<void> {
-    const { local } = this.deps;
-    if (local) this.localCpu = this.cpu.sample(local.pool.health().flatMap((w) => (w.alive && w.pid ? [w.pid] : [])));
     try {
       await this.deps.directory.runOnce();
       if (this.redisDown) this.deps.logger.info('media nodes: Redis reachable again');

@@ -99,8 +99,7 @@ export default function ProjectIde(_props: { session: Session }) {
       {/* Refresh offline fails both loads alike: their one error shows once, above. */}
       <TablesSection
         tables={tables.data?.data}
-        error={tables.error}
-        errorShownAbove={tables.error === project.error}
+        error={tables.error === project.error ? undefined : tables.error}
         onChange={tables.reload}
       />
       <Section title="GraphQL IDE">
@@ -162,22 +161,12 @@ export default function ProjectIde(_props: { session: Session }) {
 }
 
 /** The public tables with their row-level security, and "Enable RLS" for a table the anon key can read and write. */
-function TablesSection({
-  tables,
-  error,
-  errorShownAbove,
-  onChange,
-}: {
-  tables: TableRls[] | undefined;
-  error: string | undefined;
-  errorShownAbove: boolean;
-  onChange: () => void;
-}) {
+function TablesSection({ tables, error, onChange }: { tables: TableRls[] | undefined; error: string | undefined; onChange: () => void }) {
   const enable = useAction();
   const open = tables?.filter((t) => !t.rls_enabled) ?? [];
   return (
     <Section title="Tables" id="project-tables">
-      <ErrorNotice error={(errorShownAbove ? undefined : error) ?? enable.error} />
+      <ErrorNotice error={error ?? enable.error} />
       {open.length > 0 && (
         <p className="notice notice-warn" role="status">
           {open.length === 1 ? '1 table has' : `${open.length} tables have`} row-level security disabled: anyone with the anon key (public,
