@@ -294,6 +294,8 @@ describe('dashboard: running meetings, in Chromium against the real service', ()
     await download.waitFor();
     expect(await room.getByRole('listitem').filter({ hasText: 'Ann' }).first().innerText()).toBe('Ann');
     expect(await recordings.getByLabel('duration').innerText()).toBe('0:10');
+    // Its 19 bytes read as 1 KB, not "0.0 MB".
+    expect(await recordings.locator('.endpoint-head').innerText()).toContain('0:10, 1 KB');
     const file = `/dashboard/api/v1/recordings/${seeded.recordingId}/download`;
     expect(await download.getAttribute('href')).toBe(file);
     expect(await recordings.getByLabel('Play the recording').getAttribute('src')).toBe(file);

@@ -68,7 +68,7 @@ export function RecordingItem({ recording: r }: { recording: Recording }) {
               , <span aria-label="duration">{formatDuration(r.duration_seconds)}</span>
             </>
           )}
-          {typeof r.size_bytes === 'number' && `, ${(r.size_bytes / 1_048_576).toFixed(1)} MB`}
+          {typeof r.size_bytes === 'number' && `, ${sizeText(r.size_bytes)}`}
         </span>
         <Badge tone={r.status === 'ready' ? 'ok' : r.status === 'failed' ? 'bad' : 'info'}>{r.status}</Badge>
       </div>
@@ -106,4 +106,9 @@ export function Registrations({ meetingId }: { meetingId: string }) {
       )}
     </Section>
   );
+}
+
+/** A file size as people read it: KB below a megabyte (a short test recording is not "0.0 MB"), else MB. */
+function sizeText(bytes: number): string {
+  return bytes < 1_048_576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
