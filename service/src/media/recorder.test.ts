@@ -58,10 +58,12 @@ async function until<T>(check: () => T | undefined | false | Promise<T | undefin
 
 const fileSize = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 /** Bytes written so far into a recording's track files (they are merged into one file when it stops). */
-const trackBytes = (recordingId: string): number => {
+/** The sizes of a recording's track files (one per track) so far. */
+const trackSizes = (recordingId: string): number[] => {
   const dir = `${t.services.recordings.pathFor(recordingId, 'mkv')}.tracks`;
-  return fs.existsSync(dir) ? fs.readdirSync(dir).reduce((sum, f) => sum + fileSize(`${dir}/${f}`), 0) : 0;
+  return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => fileSize(`${dir}/${f}`)) : [];
 };
+const trackBytes = (recordingId: string): number => trackSizes(recordingId).reduce((sum, size) => sum + size, 0);
 
 function probe(file: string): { duration: number; streams: string[] } {
   const out = spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], {
@@ -114,6 +116,8 @@ describe('recording a room', () => {
     await send(room, room.peer(secondState.self.id), 'audio', 1_002);
     await send(room, room.peer(secondState.self.id), 'video', 2_002, 'screen');
     await until(() => Date.now() - started > 7_000, 'seven seconds of recording');
+    // On a busy machine the late tracks' ffmpeg may start after that: stop only once each track has written media.
+    await until(() => trackSizes(recordingId).filter((size) => size > 0).length === 4, 'all four track files written');
 
     expect(await host.ok('stopRecording', {})).toEqual({ recordingId, status: 'ready' });
     const elapsed = (Date.now() - started) / 1000;
